@@ -1,0 +1,57 @@
+import {isCheckpoint, lineOf, taskType} from '../src/plan.js'
+import {remarkRule} from '../src/remark.js'
+
+/**
+ * Frontmatter `autonomous` must agree with the tasks: `false` when the plan
+ * has a `checkpoint:*` task (the orchestrator must stop for a human), `true`
+ * when it has none (or the plan is held back for nothing).
+ */
+export default remarkRule({
+  id: 'autonomous-flag',
+  description: 'Frontmatter `autonomous` is a boolean that is `false` exactly when the plan has checkpoint tasks.',
+  severity: 'error',
+  kinds: ['plan'],
+  fixable: 'fix',
+  defaultOptions: {},
+  check({document, report}) {
+    const frontmatter = document.frontmatter
+    if (!frontmatter || !frontmatter.data) return
+    // Edits to YAML that does not parse could make it worse; the fix waits for valid YAML.
+    const canFix = frontmatter.errors.length === 0
+    const checkpoints = document.tasks.filter(isCheckpoint)
+    const expected = checkpoints.length === 0
+    const reason =
+      checkpoints.length > 0
+        ? `this plan has ${checkpoints.length === 1 ? 'a' : checkpoints.length} checkpoint task${checkpoints.length === 1 ? '' : 's'} (\`${taskType(checkpoints[0])}\` on line ${lineOf(document, checkpoints[0].range[0])})`
+        : 'this plan has no checkpoint task'
+    const entry = frontmatter.entries.get('autonomous')
+    if (!entry) {
+      const eol = document.lines.eol
+      const at = frontmatter.contentRange[1]
+      const needsBreak = at > 0 && document.text[at - 1] !== '\n'
+      report({
+        message: `Frontmatter has no \`autonomous\` key; ${reason}, so add \`autonomous: ${expected}\``,
+        range: [0, 3],
+        ...(canFix ? {fix: {range: [at, at], text: `${needsBreak ? eol : ''}autonomous: ${expected}${eol}`}} : {})
+      })
+      return
+    }
+    const written = document.text.slice(entry.valueRange[0], entry.valueRange[1])
+    const fix = canFix ? {fix: {range: entry.valueRange, text: String(expected)}} : {}
+    if (typeof entry.value !== 'boolean') {
+      report({
+        message: `\`autonomous\` is \`${written || 'empty'}\`, not a YAML boolean; ${reason}, so write \`${expected}\``,
+        range: entry.valueRange,
+        ...fix
+      })
+    } else if (entry.value !== expected) {
+      report({
+        message: expected
+          ? `\`autonomous: false\` but ${reason}: the plan waits for a human for nothing; set it to \`true\``
+          : `\`autonomous: true\` but ${reason}: an unattended run would go through it; set it to \`false\``,
+        range: entry.valueRange,
+        ...fix
+      })
+    }
+  }
+})

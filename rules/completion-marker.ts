@@ -1,0 +1,106 @@
+import path from 'node:path'
+import picomatch from 'picomatch'
+import {checkpointMarkerTypes, completionMarkers, markerOf} from '../src/model/markers.js'
+import {lineOf} from '../src/plan.js'
+import {remarkRule} from '../src/remark.js'
+
+interface Options {
+  /** Extra markers (heading text after `## `) on top of the built-in table. */
+  markers: string[]
+  /** Globs of files that must carry exactly one marker: zero is then an error. */
+  required: string[]
+  /** Whether a plan may carry a marker (by default it is an agent's return leaked into the plan). */
+  allowInPlans: boolean
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * A heading that was meant as a marker: the marker in the wrong case, at the
+ * wrong level or with `-ED`. Returns the marker and the source to replace.
+ */
+function nearMissOf(source: string, markers: readonly string[]): {marker: string; length: number} | undefined {
+  for (const marker of markers) {
+    if (marker.endsWith(':')) continue
+    const pattern = new RegExp(`^#{1,6}[ \\t]+${escapeRegExp(marker).replace(/ /g, '\\s+')}(?:ED|D)?(?![A-Za-z0-9_-])`, 'i')
+    const match = pattern.exec(source)
+    if (match) return {marker, length: match[0].length}
+  }
+  return undefined
+}
+
+/**
+ * Agent output ends with exactly one `##` completion marker, and nothing
+ * at its level or higher follows it: orchestrators route on the marker.
+ */
+export default remarkRule<Options>({
+  id: 'completion-marker',
+  description: 'A document with completion markers has exactly one, as its last heading.',
+  severity: 'warning',
+  kinds: ['agent-output', 'summary', 'plan'],
+  fixable: 'fix',
+  defaultOptions: {markers: [], required: [], allowInPlans: false},
+  check({document, options, report}) {
+    const markers = [...completionMarkers, ...options.markers]
+    const required =
+      document.path !== undefined &&
+      options.required.length > 0 &&
+      picomatch(options.required, {dot: true})(document.path.split(path.sep).join('/'))
+    const found = document.headings.filter((heading) => heading.depth === 2 && markerOf(heading.text, markers))
+    const severity = required ? ('error' as const) : undefined
+    if (found.length === 0) {
+      const last = document.headings.at(-1)
+      const nearMiss = last && nearMissOf(document.text.slice(last.range[0], last.range[1]), markers)
+      if (last && nearMiss && !(document.kind === 'plan' && !options.allowInPlans)) {
+        const range: [number, number] = [last.range[0], last.range[0] + nearMiss.length]
+        report({
+          message: `\`${document.text.slice(range[0], range[1])}\` is not a completion marker; write \`## ${nearMiss.marker}\``,
+          range,
+          fix: {range, text: `## ${nearMiss.marker}`},
+          severity
+        })
+      } else if (required) {
+        report({
+          message: 'This agent output carries no completion marker; end it with one (`## PLAN COMPLETE`, `## RESEARCH COMPLETE`, ...)',
+          range: [0, 0],
+          severity
+        })
+      }
+      return
+    }
+    if (document.kind === 'plan' && !options.allowInPlans) {
+      report({
+        message: `A plan carries the completion marker \`## ${found[0].text.trim()}\`: an agent's return leaked into the plan; remove it`,
+        range: found[0].range
+      })
+      return
+    }
+    for (const extra of found.slice(1)) {
+      report({
+        message: `A second completion marker (the first is on line ${lineOf(document, found[0].range[0])}); an agent's output carries exactly one`,
+        range: extra.range,
+        severity
+      })
+    }
+    for (const marker of found) {
+      if (!markerOf(marker.text, markers)!.endsWith(':')) continue
+      const type = marker.text.trim().slice(marker.text.indexOf(':') + 1).trim().toUpperCase()
+      if (!checkpointMarkerTypes.some((known) => type.startsWith(known))) {
+        report({
+          message: `\`## ${marker.text.trim()}\` names no checkpoint type; use one of ${checkpointMarkerTypes.map((known) => `\`CHECKPOINT: ${known}\``).join(', ')}`,
+          range: marker.range,
+          severity
+        })
+      }
+    }
+    const last = found[found.length - 1]
+    const after = document.headings.find((heading) => heading.range[0] > last.range[0] && heading.depth <= 2)
+    if (after) {
+      report({
+        message: `The heading \`${after.text.trim()}\` follows the completion marker on line ${lineOf(document, last.range[0])}; the marker must be the last heading`,
+        range: after.range,
+        severity
+      })
+    }
+  }
+})

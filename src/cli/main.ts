@@ -1,0 +1,109 @@
+import {parseArgs} from 'node:util'
+import {lintFiles, UsageError} from '../lint.js'
+import {isPresetName, presets} from '../presets/index.js'
+import {formatJson} from '../reporters/json.js'
+import {toResults, type LintResult} from '../reporters/result.js'
+import {formatStylish} from '../reporters/stylish.js'
+
+const formats = {
+  stylish: (results: LintResult[], color: boolean) => formatStylish(results, {color}),
+  json: (results: LintResult[]) => formatJson(results)
+}
+
+const help = `Usage: planlint [options] [paths...]
+
+Lints GSD / Plan-Build-Run planning documents (default path: .planning).
+
+Options:
+  --format <name>       stylish (default) or json
+  --max-warnings <n>    exit 1 when there are more than n warnings
+  --quiet               report errors only
+  --preset <name>       use a preset (${Object.keys(presets).join(', ')}) instead of a .remarkrc
+  --config <file>       use this remark config file instead of looking for one
+  --no-color            no colours in stylish output
+  -h, --help            show this help
+  -v, --version         show the version
+
+Exit codes: 0 clean, 1 lint errors (or too many warnings), 2 usage error or internal failure.`
+
+export interface CliIo {
+  cwd: string
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  isTTY: boolean
+}
+
+/** Runs the CLI; returns the exit code. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: {type: 'string', default: 'stylish'},
+        'max-warnings': {type: 'string'},
+        quiet: {type: 'boolean', default: false},
+        preset: {type: 'string'},
+        config: {type: 'string'},
+        color: {type: 'boolean'},
+        'no-color': {type: 'boolean'},
+        help: {type: 'boolean', short: 'h'},
+        version: {type: 'boolean', short: 'v'}
+      }
+    })
+  } catch (error) {
+    io.stderr(`planlint: ${(error as Error).message}\n`)
+    return 2
+  }
+  const {values, positionals} = parsed
+  if (values.help) {
+    io.stdout(help + '\n')
+    return 0
+  }
+  if (values.version) {
+    const {createRequire} = await import('node:module')
+    io.stdout(createRequire(import.meta.url)('../../../package.json').version + '\n')
+    return 0
+  }
+  const format = values.format as keyof typeof formats
+  if (!Object.hasOwn(formats, format)) {
+    io.stderr(`planlint: unknown format \`${values.format}\` (known: ${Object.keys(formats).join(', ')})\n`)
+    return 2
+  }
+  let maxWarnings = -1
+  if (values['max-warnings'] !== undefined) {
+    maxWarnings = Number(values['max-warnings'])
+    if (!Number.isInteger(maxWarnings) || maxWarnings < -1) {
+      io.stderr(`planlint: --max-warnings takes a whole number, not \`${values['max-warnings']}\`\n`)
+      return 2
+    }
+  }
+  if (values.preset !== undefined && !isPresetName(values.preset)) {
+    io.stderr(`planlint: unknown preset \`${values.preset}\` (known: ${Object.keys(presets).join(', ')})\n`)
+    return 2
+  }
+  try {
+    const files = await lintFiles({
+      paths: positionals.length > 0 ? positionals : ['.planning'],
+      cwd: io.cwd,
+      preset: values.preset as keyof typeof presets | undefined,
+      config: values.config
+    })
+    const results = toResults(files, values.quiet)
+    const color = values['no-color'] ? false : (values.color ?? io.isTTY)
+    io.stdout(formats[format](results, color))
+    const errors = results.reduce((sum, result) => sum + result.errorCount, 0)
+    const warnings = results.reduce((sum, result) => sum + result.warningCount, 0)
+    if (errors > 0) return 1
+    if (maxWarnings >= 0 && warnings > maxWarnings) {
+      io.stderr(`planlint found too many warnings (maximum: ${maxWarnings}).\n`)
+      return 1
+    }
+    return 0
+  } catch (error) {
+    const reason = error instanceof UsageError ? error.message : `internal error: ${(error as Error).stack ?? error}`
+    io.stderr(`planlint: ${reason.split('\n')[0]}\n`)
+    return 2
+  }
+}

@@ -1,0 +1,82 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {remark} from 'remark'
+import type {Preset} from 'unified'
+import {engine} from 'unified-engine'
+import type {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+import {addPlanningRoot} from './graph/graph.js'
+import {presets, type PresetName} from './presets/index.js'
+import type {Edit} from './rule.js'
+
+export interface LintOptions {
+  /** Files, folders or globs. */
+  paths: string[]
+  cwd?: string
+  /** Use this preset instead of a detected `.remarkrc*` (unless `config` is given too). */
+  preset?: PresetName
+  /** A remark configuration file to use instead of detecting one. */
+  config?: string
+}
+
+/** planlint's fields on a remark message (see `src/remark.ts`). */
+export interface PlanlintMessageData {
+  fix?: Edit
+  suggestions?: Edit[]
+}
+
+export function planlintDataOf(message: VFileMessage): PlanlintMessageData {
+  return (message as {planlint?: PlanlintMessageData}).planlint ?? {}
+}
+
+/** Raised for usage errors and internal failures (CLI exit code 2). */
+export class UsageError extends Error {}
+
+const hasGlob = (value: string) => /[*?[\]{}]/.test(value)
+
+/**
+ * Lints files with remark and the planlint rules, configured like remark-cli:
+ * a `.remarkrc*` or `package.json#remarkConfig` when one is found, the
+ * recommended preset when none is.
+ */
+export async function lintFiles(options: LintOptions): Promise<VFile[]> {
+  const cwd = options.cwd ?? process.cwd()
+  for (const given of options.paths) {
+    if (!hasGlob(given) && !fs.existsSync(path.resolve(cwd, given))) {
+      throw new UsageError(`no such file or folder: ${given}`)
+    }
+    if (!hasGlob(given) && fs.statSync(path.resolve(cwd, given)).isDirectory()) addPlanningRoot(path.resolve(cwd, given))
+  }
+  if (options.config && !fs.existsSync(path.resolve(cwd, options.config))) {
+    throw new UsageError(`no such config file: ${options.config}`)
+  }
+  const preset: Preset | undefined = options.preset ? presets[options.preset] : undefined
+  return new Promise((resolve, reject) => {
+    engine(
+      {
+        processor: remark(),
+        files: options.paths,
+        cwd,
+        extensions: ['md', 'markdown'],
+        ignoreName: '.remarkignore',
+        rcName: '.remarkrc',
+        packageField: 'remarkConfig',
+        rcPath: options.config,
+        detectConfig: options.config !== undefined || preset === undefined,
+        defaultConfig: preset ? undefined : presets.recommended,
+        plugins: preset ? [preset] : [],
+        out: false,
+        output: false,
+        silent: true,
+        quiet: false,
+        color: false,
+        reporter: () => '',
+        streamError: {write: () => true} as unknown as NodeJS.WriteStream
+      },
+      (error, _code, context) => {
+        if (error) reject(new UsageError(error.message.split('\n')[0]))
+        else resolve(context?.files ?? [])
+      }
+    )
+  })
+}

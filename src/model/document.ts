@@ -1,0 +1,107 @@
+import path from 'node:path'
+import type {Root, Nodes} from 'mdast'
+import {toString} from 'mdast-util-to-string'
+import {remark} from 'remark'
+import remarkFrontmatter from 'remark-frontmatter'
+import {visit} from 'unist-util-visit'
+import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
+import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
+import {markerOf} from './markers.js'
+import {LineIndex, type Range} from './text.js'
+
+export type DocumentKind = 'plan' | 'summary' | 'agent-output' | 'other'
+
+export interface Heading {
+  depth: number
+  text: string
+  range: Range
+}
+
+/** Everything the rules know about one file, built once and shared by all of them. */
+export interface PlanDocument {
+  path: string | undefined
+  text: string
+  lines: LineIndex
+  kind: DocumentKind
+  frontmatter: Frontmatter | undefined
+  tasks: Element[]
+  markupProblems: MarkupProblem[]
+  headings: Heading[]
+  opaque: OpaqueRegion[]
+}
+
+const markdown = remark().use(remarkFrontmatter, ['yaml']).freeze()
+
+/** Parses Markdown the way the remark preset does (CommonMark plus YAML frontmatter). */
+export function parseMarkdown(text: string): Root {
+  return markdown.parse(text)
+}
+
+/** Whether a file name is a plan's: `*-PLAN.md`, `PLAN-NN.md` or `PLAN.md`. */
+export function isPlanFileName(fileName: string): boolean {
+  return /(^|-)PLAN\.md$/.test(fileName) || /^PLAN-\d+[a-z]?\.md$/.test(fileName)
+}
+
+/** Whether a file name is a summary's: `*-SUMMARY.md` or `SUMMARY.md`. */
+export function isSummaryFileName(fileName: string): boolean {
+  return /(^|-)SUMMARY\.md$/.test(fileName)
+}
+
+const fencePattern = /^[ ]{0,3}(`{3,}|~{3,})/
+
+function codeRegion(text: string, range: Range): OpaqueRegion {
+  const source = text.slice(range[0], range[1])
+  const opening = fencePattern.exec(source)
+  if (!opening) return {range, kind: 'indented'}
+  const lines = source.split(/\r?\n/)
+  const last = lines[lines.length - 1]
+  const closing = lines.length > 1 ? fencePattern.exec(last) : null
+  const closed = closing !== null && closing[1][0] === opening[1][0] && closing[1].length >= opening[1].length && last.trim() === closing[1]
+  return {range, kind: 'fenced', closed}
+}
+
+/** Builds the document model from the source text and its mdast tree (parsed here when not given). */
+export function buildDocument(text: string, filePath?: string, tree: Root = parseMarkdown(text)): PlanDocument {
+  const lines = new LineIndex(text)
+  const frontmatter = parseFrontmatter(text)
+  const opaque: OpaqueRegion[] = []
+  if (frontmatter) opaque.push({range: frontmatter.range, kind: 'frontmatter'})
+  const headings: Heading[] = []
+  visit(tree, (node: Nodes) => {
+    const start = node.position?.start.offset
+    const end = node.position?.end.offset
+    if (start === undefined || end === undefined) return
+    if (node.type === 'code') opaque.push(codeRegion(text, [start, end]))
+    else if (node.type === 'inlineCode') opaque.push({range: [start, end], kind: 'inline'})
+    else if (node.type === 'heading') headings.push({depth: node.depth, text: toString(node), range: [start, end]})
+  })
+  const {tasks, problems} = parseMarkup(text, opaque, (offset) => lines.point(offset).line)
+  const document: PlanDocument = {
+    path: filePath,
+    text,
+    lines,
+    kind: 'other',
+    frontmatter,
+    tasks,
+    markupProblems: problems,
+    headings,
+    opaque
+  }
+  document.kind = documentKind(document)
+  return document
+}
+
+function documentKind(document: PlanDocument): DocumentKind {
+  if (document.text.includes('\u0000')) return 'other'
+  const fileName = document.path ? path.basename(document.path) : ''
+  if (isPlanFileName(fileName)) return 'plan'
+  if (isSummaryFileName(fileName)) return 'summary'
+  if (document.frontmatter?.entries.has('plan') && document.tasks.length > 0) return 'plan'
+  if (document.headings.some((heading) => heading.depth === 2 && markerOf(heading.text))) return 'agent-output'
+  return 'other'
+}
+
+/** The source text of a range. */
+export function sliceOf(document: PlanDocument, range: Range): string {
+  return document.text.slice(range[0], range[1])
+}

@@ -1,0 +1,363 @@
+import type {Range} from './text.js'
+
+/** One attribute of an opening tag. `valueRange` excludes the quotes. */
+export interface Attribute {
+  name: string
+  nameRange: Range
+  value: string | undefined
+  valueRange: Range | undefined
+  quote: '"' | "'" | ''
+  range: Range
+}
+
+/** An XML-like element of a plan (`<task>`, `<action>`, `<option>`, ...). */
+export interface Element {
+  name: string
+  /** From the `<` of the opening tag to the `>` of the closing tag (or where the element was cut off). */
+  range: Range
+  openTag: Range
+  closeTag: Range | undefined
+  contentRange: Range
+  attributes: Attribute[]
+  children: Element[]
+  parent: Element | undefined
+}
+
+export type MarkupProblemKind =
+  | 'unclosed'
+  | 'stray-close'
+  | 'nested-task'
+  | 'unterminated-tag'
+  | 'duplicate-attribute'
+  | 'unquoted-attribute'
+  | 'swallowed-tasks'
+
+export interface MarkupProblem {
+  kind: MarkupProblemKind
+  message: string
+  range: Range
+  element?: Element
+}
+
+/** A stretch of source that holds no markup: code, or the frontmatter. */
+export interface OpaqueRegion {
+  range: Range
+  kind: 'fenced' | 'indented' | 'inline' | 'frontmatter'
+  /** For fenced code: whether a closing fence ends it (an unclosed fence runs to the end). */
+  closed?: boolean
+}
+
+/**
+ * Elements of the plan format. Unclosed or stray tags of these names are
+ * markup errors; any other tag name is prose (`Map<string>`, `<Button>`) and
+ * is tolerated when it is not closed.
+ */
+export const planElementNames = new Set([
+  'task', 'name', 'files', 'action', 'verify', 'done', 'what-built', 'how-to-verify',
+  'resume-signal', 'decision', 'context', 'options', 'option', 'pros', 'cons',
+  'instructions', 'verification', 'read_first', 'acceptance_criteria', 'automated',
+  'human-check', 'precondition', 'behavior', 'implementation', 'what-checked',
+  'gate-results', 'violations'
+])
+
+interface Tag {
+  closing: boolean
+  name: string
+  range: Range
+  attributes: Attribute[]
+  selfClosing: boolean
+}
+
+const tagName = /[A-Za-z][A-Za-z0-9_:.-]*/y
+const attributeName = /[^\s"'<>/=]+/y
+const unquotedValue = /[^\s"'=<>`]+/y
+const blankLine = /\n[ \t]*\r?\n/y
+const maxTagLength = 4000
+
+/** Reads a tag at `start` (a `<`); `undefined` when it is no tag, `'unterminated'` when the tag never ends. */
+function readTag(text: string, start: number): Tag | 'unterminated' | undefined {
+  let position = start + 1
+  const closing = text[position] === '/'
+  if (closing) position++
+  tagName.lastIndex = position
+  const nameMatch = tagName.exec(text)
+  if (!nameMatch) return undefined
+  const name = nameMatch[0]
+  position += name.length
+  const attributes: Attribute[] = []
+  const limit = Math.min(text.length, start + maxTagLength)
+  while (position < limit) {
+    const char = text[position]
+    if (char === '>') return {closing, name, range: [start, position + 1], attributes, selfClosing: false}
+    if (char === '/' && text[position + 1] === '>') {
+      return {closing, name, range: [start, position + 2], attributes, selfClosing: true}
+    }
+    if (/\s/.test(char)) {
+      blankLine.lastIndex = position
+      if (char === '\n' && blankLine.test(text)) return 'unterminated'
+      position++
+      continue
+    }
+    if (closing || char === '<') return 'unterminated'
+    attributeName.lastIndex = position
+    const nameFound = attributeName.exec(text)
+    if (!nameFound) return 'unterminated'
+    const attribute: Attribute = {
+      name: nameFound[0],
+      nameRange: [position, position + nameFound[0].length],
+      value: undefined,
+      valueRange: undefined,
+      quote: '',
+      range: [position, position + nameFound[0].length]
+    }
+    position += nameFound[0].length
+    let look = position
+    while (look < limit && (text[look] === ' ' || text[look] === '\t')) look++
+    if (text[look] === '=') {
+      look++
+      while (look < limit && (text[look] === ' ' || text[look] === '\t')) look++
+      const quote = text[look]
+      if (quote === '"' || quote === "'") {
+        const close = text.indexOf(quote, look + 1)
+        if (close === -1 || close > limit) return 'unterminated'
+        attribute.quote = quote
+        attribute.value = text.slice(look + 1, close)
+        attribute.valueRange = [look + 1, close]
+        position = close + 1
+      } else {
+        unquotedValue.lastIndex = look
+        const value = unquotedValue.exec(text)
+        if (!value) return 'unterminated'
+        attribute.value = value[0]
+        attribute.valueRange = [look, look + value[0].length]
+        position = look + value[0].length
+      }
+      attribute.range = [attribute.nameRange[0], position]
+    }
+    attributes.push(attribute)
+  }
+  return 'unterminated'
+}
+
+/** Length of the backtick run at `start`. */
+function backtickRun(text: string, start: number): number {
+  let end = start
+  while (text[end] === '`') end++
+  return end - start
+}
+
+/** End of the code span opened by the backtick run at `start`, or -1 (CommonMark spans stop at a blank line). */
+function codeSpanEnd(text: string, start: number, length: number): number {
+  let position = start + length
+  for (;;) {
+    const next = text.indexOf('`', position)
+    if (next === -1) return -1
+    if (/\n[ \t]*\r?\n/.test(text.slice(position, next))) return -1
+    const run = backtickRun(text, next)
+    if (run === length) return next + run
+    position = next + run
+  }
+}
+
+const describe = (element: Element) => `<${element.name}>`
+
+/**
+ * Rebuilds the `<task>` blocks of a document from its source text, skipping
+ * code, comments and the frontmatter. CommonMark splits a task into html,
+ * paragraph and list nodes at blank lines, so this works on the text itself.
+ */
+export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offset: number) => number) {
+  const tasks: Element[] = []
+  const problems: MarkupProblem[] = []
+  const regions = [...opaque].sort((a, b) => a.range[0] - b.range[0])
+  let regionIndex = 0
+  let stack: Element[] = []
+
+  const report = (kind: MarkupProblemKind, message: string, range: Range, element?: Element) =>
+    problems.push({kind, message, range, element})
+
+  /** Ends an element that was never closed, at `end`. */
+  const cutOff = (element: Element, end: number) => {
+    element.range = [element.range[0], end]
+    element.contentRange = [element.contentRange[0], Math.max(element.contentRange[0], end)]
+  }
+
+  /** Pops elements above `depth`; plan elements among them are unclosed, others are prose and dissolve. */
+  const unwind = (depth: number, end: number, closer: string) => {
+    while (stack.length > depth) {
+      const element = stack.pop()!
+      cutOff(element, end)
+      if (planElementNames.has(element.name)) {
+        report('unclosed', `${describe(element)} is not closed before ${closer}`, element.openTag, element)
+      } else if (element.parent) {
+        const siblings = element.parent.children
+        siblings.splice(siblings.indexOf(element), 1, ...element.children)
+        for (const child of element.children) child.parent = element.parent
+      }
+    }
+  }
+
+  const endTask = (end: number, closer: string) => {
+    const task = stack[0]
+    unwind(1, end, closer)
+    stack = []
+    tasks.push(task)
+    return task
+  }
+
+  const open = (tag: Tag): Element => {
+    const parent = stack[stack.length - 1]
+    const element: Element = {
+      name: tag.name,
+      range: [tag.range[0], tag.range[1]],
+      openTag: tag.range,
+      closeTag: tag.selfClosing ? tag.range : undefined,
+      contentRange: [tag.range[1], tag.range[1]],
+      attributes: tag.attributes,
+      children: [],
+      parent
+    }
+    if (parent) parent.children.push(element)
+    checkAttributes(element)
+    if (!tag.selfClosing) stack.push(element)
+    return element
+  }
+
+  const checkAttributes = (element: Element) => {
+    const seen = new Set<string>()
+    for (const attribute of element.attributes) {
+      if (seen.has(attribute.name)) {
+        report('duplicate-attribute', `Attribute \`${attribute.name}\` is given twice on ${describe(element)}`, attribute.range, element)
+      }
+      seen.add(attribute.name)
+      if (attribute.value !== undefined && attribute.quote === '' && planElementNames.has(element.name)) {
+        report('unquoted-attribute', `Attribute \`${attribute.name}\` on ${describe(element)} is not quoted`, attribute.range, element)
+      }
+    }
+  }
+
+  const candidates = /[<`]/g
+  let position = 0
+  while (position < text.length) {
+    candidates.lastIndex = position
+    const found = candidates.exec(text)
+    if (!found) break
+    const at = found.index
+    while (regionIndex < regions.length && regions[regionIndex].range[1] <= at) regionIndex++
+    const region = regions[regionIndex]
+    if (region && region.range[0] <= at) {
+      if (region.kind === 'indented' && stack.length > 0) {
+        // Inside a task, indentation after a blank line is the task's own text, not a code example.
+      } else {
+        if (region.kind === 'fenced') checkFence(region)
+        position = region.range[1]
+        continue
+      }
+    }
+    if (text[at] === '`') {
+      const length = backtickRun(text, at)
+      const end = codeSpanEnd(text, at, length)
+      position = end === -1 ? at + length : end
+      continue
+    }
+    if (text.startsWith('<!--', at)) {
+      const end = text.indexOf('-->', at + 4)
+      position = end === -1 ? text.length : end + 3
+      continue
+    }
+    const tag = readTag(text, at)
+    if (tag === undefined) {
+      position = at + 1
+      continue
+    }
+    if (tag === 'unterminated') {
+      const name = /^<\/?([A-Za-z][\w:.-]*)/.exec(text.slice(at, at + 100))?.[1] ?? ''
+      if (name === 'task' || (stack.length > 0 && planElementNames.has(name))) {
+        report('unterminated-tag', `The tag \`<${name}\` has no closing \`>\``, [at, at + name.length + 1])
+      }
+      position = at + 1
+      continue
+    }
+    position = tag.range[1]
+    if (stack.length === 0) {
+      if (tag.name !== 'task') continue
+      if (tag.closing) {
+        report('stray-close', '`</task>` closes no open `<task>`', tag.range)
+      } else if (tag.selfClosing) {
+        tasks.push(open(tag))
+      } else {
+        open(tag)
+      }
+      continue
+    }
+    if (tag.closing) {
+      let depth = stack.length - 1
+      while (depth >= 0 && stack[depth].name !== tag.name) depth--
+      if (depth === -1) {
+        if (planElementNames.has(tag.name)) {
+          report('stray-close', `\`</${tag.name}>\` closes no open \`<${tag.name}>\` in this task`, tag.range)
+        }
+        continue
+      }
+      unwind(depth + 1, tag.range[0], `\`</${tag.name}>\` (line ${lineOf(tag.range[0])})`)
+      const element = stack.pop()!
+      element.closeTag = tag.range
+      element.range = [element.range[0], tag.range[1]]
+      element.contentRange = [element.openTag[1], tag.range[0]]
+      if (stack.length === 0) tasks.push(element)
+      continue
+    }
+    if (tag.name === 'task') {
+      const previous = stack[0]
+      report('nested-task', `<task> opened on line ${lineOf(previous.range[0])} is not closed before the next <task>`, previous.openTag, previous)
+      endTask(tag.range[0], `the next \`<task>\` (line ${lineOf(tag.range[0])})`)
+      if (tag.selfClosing) tasks.push(open(tag))
+      else open(tag)
+      continue
+    }
+    open(tag)
+  }
+  if (stack.length > 0) {
+    const task = stack[0]
+    report('unclosed', `${describe(task)} is not closed before the end of the document`, task.openTag, task)
+    endTask(text.length, 'the end of the document')
+  }
+  return {tasks, problems}
+
+  function checkFence(region: OpaqueRegion) {
+    const content = text.slice(region.range[0], region.range[1])
+    const opensTask = /(^|\n)[ \t]*<task[\s>]/.test(content)
+    const closesTask = content.includes('</task>')
+    if ((!region.closed && (opensTask || closesTask)) || (stack.length > 0 && closesTask)) {
+      const fenceLine = text.slice(region.range[0], text.indexOf('\n', region.range[0]) === -1 ? region.range[1] : text.indexOf('\n', region.range[0]))
+      report(
+        'swallowed-tasks',
+        `This code fence ${region.closed ? 'opens inside a task and' : 'is never closed and'} swallows \`<task>\` markup: the tasks after line ${lineOf(region.range[0])} are code, not tasks`,
+        [region.range[0], region.range[0] + fenceLine.trimEnd().length]
+      )
+    }
+  }
+}
+
+/** The attribute named `name`, if the element has it. */
+export function attribute(element: Element, name: string): Attribute | undefined {
+  return element.attributes.find((candidate) => candidate.name === name)
+}
+
+/** Direct children of `element` named `name`. */
+export function childrenNamed(element: Element, name: string): Element[] {
+  return element.children.filter((child) => child.name === name)
+}
+
+/** The first direct child named `name`. */
+export function child(element: Element, name: string): Element | undefined {
+  return element.children.find((candidate) => candidate.name === name)
+}
+
+/** Every element below `element`, depth first. */
+export function* descendants(element: Element): Generator<Element> {
+  for (const candidate of element.children) {
+    yield candidate
+    yield* descendants(candidate)
+  }
+}

@@ -1,0 +1,42 @@
+/** A point in the source: 1-based line and column, 0-based offset (unist style). */
+export interface Point {
+  line: number
+  column: number
+  offset: number
+}
+
+/** Half-open character range `[start, end)` on the source text. */
+export type Range = [number, number]
+
+/** Maps offsets to line/column and back; built once per text. */
+export class LineIndex {
+  readonly lineStarts: number[] = [0]
+
+  constructor(readonly text: string) {
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1)
+    }
+  }
+
+  point(offset: number): Point {
+    const clamped = Math.max(0, Math.min(offset, this.text.length))
+    let low = 0
+    let high = this.lineStarts.length - 1
+    while (low < high) {
+      const middle = (low + high + 1) >> 1
+      if (this.lineStarts[middle] <= clamped) low = middle
+      else high = middle - 1
+    }
+    return {line: low + 1, column: clamped - this.lineStarts[low] + 1, offset: clamped}
+  }
+
+  offset(line: number, column: number): number {
+    const start = this.lineStarts[Math.max(0, Math.min(line - 1, this.lineStarts.length - 1))]
+    return Math.min(start + column - 1, this.text.length)
+  }
+
+  /** The line ending the text mostly uses, so inserted lines match it. */
+  get eol(): string {
+    return this.text.includes('\r\n') ? '\r\n' : '\n'
+  }
+}

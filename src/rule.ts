@@ -1,0 +1,59 @@
+import type {DocumentKind, PlanDocument} from './model/document.js'
+import type {Range} from './model/text.js'
+import type {PlanGraph} from './graph/graph.js'
+
+export type Severity = 'error' | 'warning'
+
+/** One contiguous text edit on the source. An insertion has an empty range. */
+export interface Edit {
+  range: Range
+  text: string
+}
+
+/** What a rule reports: a message at a range, with an optional fix or suggested edits. */
+export interface Finding {
+  message: string
+  range: Range
+  /** A machine-applicable edit (applied by `--fix`). */
+  fix?: Edit
+  /** Candidate edits, closest first, none applied automatically. */
+  suggestions?: Edit[]
+  /** Report this finding as an error even when the rule's default is a warning. */
+  severity?: Severity
+}
+
+export interface RuleContext<Options> {
+  document: PlanDocument
+  options: Options
+  /** The plan graph of the document's planning tree (built on first use, shared by the run). */
+  graph(): PlanGraph
+  report(finding: Finding): void
+}
+
+/** A planlint rule, independent of remark and ESLint: adapters turn its findings into their messages. */
+export interface RuleDefinition<Options = Record<string, unknown>> {
+  id: string
+  /** One sentence: what the rule checks. */
+  description: string
+  severity: Severity
+  kinds: DocumentKind[]
+  fixable?: 'fix' | 'suggestion'
+  /** Reads other plans of the planning tree. */
+  crossFile?: boolean
+  defaultOptions: Options
+  check(context: RuleContext<Options>): void
+}
+
+export const docsBaseUrl = 'https://github.com/planlint/planlint/blob/main/docs/rules/'
+
+export function docsUrl(ruleId: string): string {
+  return `${docsBaseUrl}${ruleId}.md`
+}
+
+/** Merges user options over the rule's defaults (one level deep, like ESLint's defaultOptions). */
+export function resolveOptions<Options>(rule: RuleDefinition<Options>, options: unknown): Options {
+  if (options === undefined || options === null || typeof options !== 'object' || Array.isArray(options)) {
+    return rule.defaultOptions
+  }
+  return {...rule.defaultOptions, ...(options as Partial<Options>)}
+}
