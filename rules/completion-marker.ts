@@ -37,7 +37,8 @@ export default remarkRule<Options>({
   id: 'completion-marker',
   description: 'A document with completion markers has exactly one, as its last heading.',
   severity: 'warning',
-  kinds: ['agent-output', 'summary', 'plan'],
+  // Any Markdown file: one that the `required` option names is agent output even without a marker.
+  kinds: ['agent-output', 'summary', 'plan', 'other'],
   fixable: 'fix',
   defaultOptions: {markers: [], required: [], allowInPlans: false},
   check({document, options, report}) {
@@ -46,6 +47,7 @@ export default remarkRule<Options>({
       document.path !== undefined &&
       options.required.length > 0 &&
       picomatch(options.required, {dot: true})(document.path.split(path.sep).join('/'))
+    if (document.kind === 'other' && !required) return
     const found = document.headings.filter((heading) => heading.depth === 2 && markerOf(heading.text, markers))
     const severity = required ? ('error' as const) : undefined
     if (found.length === 0) {

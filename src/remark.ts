@@ -1,3 +1,4 @@
+import path from 'node:path'
 import type {Root} from 'mdast'
 import type {Plugin} from 'unified'
 import {lintRule} from 'unified-lint-rule'
@@ -27,13 +28,18 @@ function coerce(rule: RuleDefinition<any>, config: unknown): [SeverityConfig, un
   return [severity as SeverityConfig, options]
 }
 
+/** Document models by syntax tree: built by the first rule that runs on a file, gone with the tree. */
+const documents = new WeakMap<Root, PlanDocument>()
+
 /** The shared document model of a file, built by the first rule that runs on it. */
 export function documentOf(tree: Root, file: VFile): PlanDocument {
-  const data = file.data as {planlintDocument?: PlanDocument}
-  if (!data.planlintDocument || data.planlintDocument.text !== String(file.value)) {
-    data.planlintDocument = buildDocument(String(file.value), file.path || undefined, tree)
+  let document = documents.get(tree)
+  if (!document || document.text !== String(file.value)) {
+    const filePath = file.path ? path.resolve(file.cwd, file.path) : undefined
+    document = buildDocument(String(file.value), filePath, tree)
+    documents.set(tree, document)
   }
-  return data.planlintDocument
+  return document
 }
 
 function toMessage(file: VFile, document: PlanDocument, finding: Finding) {
@@ -63,7 +69,7 @@ export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRu
       rule.check({
         document,
         options: resolveOptions(rule, options),
-        graph: () => (graph ??= planGraphFor(file.path || 'unnamed.md', document.text)),
+        graph: () => (graph ??= planGraphFor(document.path ?? path.resolve(file.cwd, 'unnamed.md'), document.text)),
         report: (finding) => toMessage(file, document, finding)
       })
     } catch (error) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {frontmatterItems, parseFrontmatter} from '../model/frontmatter.js'
-import {isPlanFileName} from '../model/document.js'
+import {isPlanFileName, isSummaryFileName} from '../model/document.js'
 import type {Range} from '../model/text.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
 
@@ -22,10 +22,14 @@ export interface PlanNode {
   planText: string | undefined
   dependsOn: DependencyEntry[]
   wave: number | undefined
+  /** Known only from its `*-SUMMARY.md`: the plan ran and its file was removed. */
+  summaryOnly?: boolean
 }
 
 export type Resolution =
   | {status: 'resolved'; target: PlanNode}
+  /** The plan file is gone but its summary is there: a finished plan, nothing to wait for. */
+  | {status: 'completed'; summary: PlanNode}
   | {status: 'missing'; reason: string}
   | {status: 'ambiguous'; candidates: PlanNode[]}
 
@@ -93,33 +97,59 @@ export class PlanGraph {
         return {status: 'missing', reason: 'points outside the planning tree'}
       }
       const exact = this.byPath.get(absolute)
-      if (exact) return {status: 'resolved', target: exact}
+      if (exact && !exact.summaryOnly) return {status: 'resolved', target: exact}
       text = planStem(path.basename(text))
     }
+    const plans = this.nearest(from, this.candidates(from, text, this.nodes.filter((node) => !node.summaryOnly)))
+    if (plans.length === 1) return {status: 'resolved', target: plans[0]}
+    if (plans.length > 1) return {status: 'ambiguous', candidates: plans}
+    const summaries = this.nearest(from, this.candidates(from, text, this.nodes.filter((node) => node.summaryOnly)))
+    if (summaries.length > 0) return {status: 'completed', summary: summaries[0]}
+    return {
+      status: 'missing',
+      reason: /^\d+[a-z]?$/i.test(text) ? 'names no plan of this phase' : 'names no plan of this planning tree'
+    }
+  }
+
+  private candidates(from: PlanNode, text: string, pool: PlanNode[]): PlanNode[] {
     const lower = text.toLowerCase()
-    let candidates: PlanNode[]
+    // Plans without a phase number (standalone/, quick/) are a phase of their own folder.
+    const samePhase = (node: PlanNode) =>
+      from.phase !== undefined ? node.phase === from.phase : node.directory === from.directory
     const full = /^(\d+(?:\.\d+)*[a-z]?)-(\d+[a-z]?)(?:-.+)?$/i.exec(text)
+    const short = /^\d+[a-z]?$/i.test(text)
+    const prefixed = /^(.+?)-(\d+[a-z]?)$/i.exec(text)
+    let found: PlanNode[] = []
     if (full) {
       const phase = normalizeNumber(full[1])
       const plan = normalizeNumber(full[2])
-      candidates = this.nodes.filter((node) => node.phase === phase && node.plan === plan)
-      if (candidates.length === 0) candidates = this.nodes.filter((node) => node.name.toLowerCase() === lower)
-    } else if (/^\d+[a-z]?$/i.test(text)) {
+      found = pool.filter((node) => node.phase === phase && node.plan === plan)
+    } else if (short) {
       const plan = normalizeNumber(text)
-      candidates = this.nodes.filter((node) => node.phase === from.phase && node.plan === plan)
-    } else {
-      candidates = this.nodes.filter(
-        (node) => node.planText?.toLowerCase() === lower || node.name.toLowerCase() === lower
+      found = pool.filter((node) => samePhase(node) && node.plan === plan)
+    } else if (prefixed) {
+      // `quick-035`, `agent-godentist-01`: a folder name and a plan number.
+      const folder = prefixed[1].toLowerCase()
+      const plan = normalizeNumber(prefixed[2])
+      found = pool.filter(
+        (node) =>
+          node.plan === plan &&
+          path.relative(this.root, node.directory).toLowerCase().split(path.sep).some((segment) => segment === folder || segment.endsWith(`-${folder}`))
       )
     }
-    if (candidates.length === 0) return {status: 'missing', reason: 'names no plan of this planning tree'}
-    if (candidates.length === 1) return {status: 'resolved', target: candidates[0]}
-    // Nearest first: the plan's own phase directory, then the closest part of the tree.
+    if (found.length > 0) return found
+    // Last resort: the plan's own `plan:` value or file name (`10a`, `D-01`, `027` for quick/027-x/027-PLAN.md).
+    found = pool.filter((node) => node.planText?.toLowerCase() === lower || node.name.toLowerCase() === lower)
+    // A short number that is no plan of its own phase may only name a plan elsewhere when just one plan has that name.
+    return short && found.length > 1 ? [] : found
+  }
+
+  /** The candidates nearest to `from`: its own phase directory, then the closest part of the tree. */
+  private nearest(from: PlanNode, candidates: PlanNode[]): PlanNode[] {
+    if (candidates.length <= 1) return candidates
     const closeness = candidates.map((node) => commonPrefixLength(node.directory, from.directory))
     const best = Math.max(...closeness)
-    const nearest = candidates.filter((_, index) => closeness[index] === best)
-    if (nearest.length === 1) return {status: 'resolved', target: nearest[0]}
-    return {status: 'ambiguous', candidates: nearest}
+    return candidates.filter((_, index) => closeness[index] === best)
   }
 
   /** Resolved dependency edges of a plan, one per entry that resolves. */
@@ -169,10 +199,16 @@ export class PlanGraph {
 const maxPlanBytes = 4 * 1024 * 1024
 const revalidateAfterMs = 1000
 
+interface CachedPlan {
+  /** `mtimeMs:size` of the file when it was read. */
+  stamp: string
+  node: PlanNode | undefined
+}
+
 interface CachedTree {
   checkedAt: number
   directories: Map<string, number>
-  nodes: Map<string, PlanNode>
+  files: Map<string, CachedPlan>
 }
 
 const trees = new Map<string, CachedTree>()
@@ -197,9 +233,10 @@ export function planningRootOf(filePath: string): string {
   return best ?? path.dirname(absolute)
 }
 
-function scanTree(root: string): CachedTree {
+/** Lists the Markdown files of a tree, re-reading only those whose time or size changed since `previous`. */
+function scanTree(root: string, previous?: CachedTree): CachedTree {
   const directories = new Map<string, number>()
-  const nodes = new Map<string, PlanNode>()
+  const files = new Map<string, CachedPlan>()
   const walk = (directory: string) => {
     let entries: fs.Dirent[]
     try {
@@ -212,43 +249,52 @@ function scanTree(root: string): CachedTree {
       const full = path.join(directory, entry.name)
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(full)
+      } else if (entry.isFile() && isSummaryFileName(entry.name)) {
+        files.set(full, {stamp: '', node: summaryNode(full)})
       } else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
-        const node = readPlanNode(full)
-        if (node) nodes.set(full, node)
+        files.set(full, readPlan(full, previous?.files.get(full)))
       }
     }
   }
   walk(root)
-  return {checkedAt: Date.now(), directories, nodes}
+  return {checkedAt: Date.now(), directories, files}
 }
 
-function readPlanNode(filePath: string): PlanNode | undefined {
+/** A finished plan known from its summary's file name (`01-02-SUMMARY.md`). */
+function summaryNode(filePath: string): PlanNode {
+  const fileName = path.basename(filePath).replace(/-?SUMMARY\.md$/, '-PLAN.md')
+  const ids = idsFromFileName(fileName)
+  const directory = path.dirname(filePath)
+  return {
+    path: filePath,
+    name: planStem(fileName),
+    directory,
+    phase: normalizeNumber(path.basename(directory)) ?? ids.phase,
+    plan: ids.plan,
+    planText: undefined,
+    dependsOn: [],
+    wave: undefined,
+    summaryOnly: true
+  }
+}
+
+function readPlan(filePath: string, cached: CachedPlan | undefined): CachedPlan {
   try {
-    if (fs.statSync(filePath).size > maxPlanBytes) return undefined
+    const stat = fs.statSync(filePath)
+    const stamp = `${stat.mtimeMs}:${stat.size}`
+    if (cached?.stamp === stamp) return cached
+    if (stat.size > maxPlanBytes) return {stamp, node: undefined}
     const text = fs.readFileSync(filePath, 'utf8')
-    return text.includes('\u0000') ? undefined : planNodeFromText(filePath, text)
+    return {stamp, node: text.includes('\u0000') ? undefined : planNodeFromText(filePath, text)}
   } catch {
-    return undefined
+    return {stamp: '', node: undefined}
   }
 }
 
-function isStale(tree: CachedTree): boolean {
-  if (Date.now() - tree.checkedAt < revalidateAfterMs) return false
-  for (const [directory, mtime] of tree.directories) {
-    try {
-      if (fs.statSync(directory).mtimeMs !== mtime) return true
-    } catch {
-      return true
-    }
-  }
-  // Directory times do not move when a file's content changes, so plans are re-read.
-  for (const filePath of tree.nodes.keys()) {
-    const node = readPlanNode(filePath)
-    if (node) tree.nodes.set(filePath, node)
-    else tree.nodes.delete(filePath)
-  }
-  tree.checkedAt = Date.now()
-  return false
+/** Re-checks a cached tree at most once a second: a run over a tree reads it once, an editor sees changes. */
+function refreshed(root: string, tree: CachedTree | undefined): CachedTree {
+  if (tree && Date.now() - tree.checkedAt < revalidateAfterMs) return tree
+  return scanTree(root, tree)
 }
 
 /**
@@ -259,12 +305,10 @@ function isStale(tree: CachedTree): boolean {
 export function planGraphFor(filePath: string, text: string): PlanGraph {
   const absolute = path.resolve(filePath)
   const root = planningRootOf(absolute)
-  let tree = trees.get(root)
-  if (!tree || isStale(tree)) {
-    tree = scanTree(root)
-    trees.set(root, tree)
-  }
-  const nodes = new Map(tree.nodes)
+  const tree = refreshed(root, trees.get(root))
+  trees.set(root, tree)
+  const nodes = new Map<string, PlanNode>()
+  for (const [filePath, cached] of tree.files) if (cached.node) nodes.set(filePath, cached.node)
   const current = planNodeFromText(absolute, text)
   if (current) nodes.set(absolute, current)
   else nodes.delete(absolute)

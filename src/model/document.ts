@@ -47,31 +47,50 @@ export function isSummaryFileName(fileName: string): boolean {
   return /(^|-)SUMMARY\.md$/.test(fileName)
 }
 
-const fencePattern = /^[ ]{0,3}(`{3,}|~{3,})/
+const fenceLine = /^[ \t]*(`{3,}|~{3,})(.*)$/
 
-function codeRegion(text: string, range: Range): OpaqueRegion {
-  const source = text.slice(range[0], range[1])
-  const opening = fencePattern.exec(source)
-  if (!opening) return {range, kind: 'indented'}
-  const lines = source.split(/\r?\n/)
-  const last = lines[lines.length - 1]
-  const closing = lines.length > 1 ? fencePattern.exec(last) : null
-  const closed = closing !== null && closing[1][0] === opening[1][0] && closing[1].length >= opening[1].length && last.trim() === closing[1]
-  return {range, kind: 'fenced', closed}
+/**
+ * Fenced code as the agent reading the plan sees it: a line that starts with
+ * ``` or ~~~ at any indentation opens a fence, and a bare fence line of the
+ * same kind and at least the same length closes it. CommonMark would not see
+ * a fence inside an HTML block, or one indented four spaces after a blank
+ * line, but plans put fences inside `<action>` exactly that way.
+ */
+function fencedRegions(text: string, from: number): OpaqueRegion[] {
+  const regions: OpaqueRegion[] = []
+  let open: {start: number; fence: string} | undefined
+  const linePattern = /[^\n]*(?:\n|$)/g
+  linePattern.lastIndex = from
+  for (let match = linePattern.exec(text); match && match[0] !== ''; match = linePattern.exec(text)) {
+    const line = match[0].replace(/\r?\n$/, '')
+    const fence = fenceLine.exec(line)
+    if (!fence) continue
+    if (!open) {
+      // An info string with a backtick cannot open a backtick fence (it is inline code).
+      if (!(fence[1][0] === '`' && fence[2].includes('`'))) open = {start: match.index, fence: fence[1]}
+    } else if (fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && fence[2].trim() === '') {
+      regions.push({range: [open.start, match.index + line.length], kind: 'fenced', closed: true})
+      open = undefined
+    }
+  }
+  if (open) regions.push({range: [open.start, text.length], kind: 'fenced', closed: false})
+  return regions
 }
 
 /** Builds the document model from the source text and its mdast tree (parsed here when not given). */
 export function buildDocument(text: string, filePath?: string, tree: Root = parseMarkdown(text)): PlanDocument {
   const lines = new LineIndex(text)
   const frontmatter = parseFrontmatter(text)
-  const opaque: OpaqueRegion[] = []
+  const opaque: OpaqueRegion[] = fencedRegions(text, frontmatter?.range[1] ?? 0)
   if (frontmatter) opaque.push({range: frontmatter.range, kind: 'frontmatter'})
   const headings: Heading[] = []
   visit(tree, (node: Nodes) => {
     const start = node.position?.start.offset
     const end = node.position?.end.offset
     if (start === undefined || end === undefined) return
-    if (node.type === 'code') opaque.push(codeRegion(text, [start, end]))
+    if (node.type === 'code' && !/^[ ]{0,3}(`{3}|~{3})/.test(text.slice(start, start + 6))) {
+      opaque.push({range: [start, end], kind: 'indented'})
+    }
     else if (node.type === 'inlineCode') opaque.push({range: [start, end], kind: 'inline'})
     else if (node.type === 'heading') headings.push({depth: node.depth, text: toString(node), range: [start, end]})
   })

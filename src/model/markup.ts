@@ -326,14 +326,16 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
 
   function checkFence(region: OpaqueRegion) {
     const content = text.slice(region.range[0], region.range[1])
-    const opensTask = /(^|\n)[ \t]*<task[\s>]/.test(content)
-    const closesTask = content.includes('</task>')
-    if ((!region.closed && (opensTask || closesTask)) || (stack.length > 0 && closesTask)) {
-      const fenceLine = text.slice(region.range[0], text.indexOf('\n', region.range[0]) === -1 ? region.range[1] : text.indexOf('\n', region.range[0]))
+    const opens = content.match(/(^|\n)[ \t]*<task[\s>]/g)?.length ?? 0
+    const closes = content.match(/<\/task>/g)?.length ?? 0
+    // A quoted example holds whole tasks; a stray fence holds a task's start or end without the other.
+    if (opens + closes > 0 && (!region.closed || opens !== closes || stack.length > 0)) {
+      const lineEnd = text.indexOf('\n', region.range[0])
+      const fence = text.slice(region.range[0], lineEnd === -1 ? region.range[1] : lineEnd).trimEnd()
       report(
         'swallowed-tasks',
-        `This code fence ${region.closed ? 'opens inside a task and' : 'is never closed and'} swallows \`<task>\` markup: the tasks after line ${lineOf(region.range[0])} are code, not tasks`,
-        [region.range[0], region.range[0] + fenceLine.trimEnd().length]
+        `This code fence ${region.closed ? `runs to line ${lineOf(region.range[1])}` : 'is never closed'} and swallows \`<task>\` markup: what it holds is code, not tasks; close or remove the stray fence`,
+        [region.range[0], region.range[0] + fence.length]
       )
     }
   }

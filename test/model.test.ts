@@ -1,0 +1,139 @@
+import {describe, expect, it} from 'vitest'
+import {buildDocument} from '../src/model/document.js'
+import {attribute, child} from '../src/model/markup.js'
+import {elementsNamed, taskType} from '../src/plan.js'
+
+const plan = (body: string, frontmatter = 'phase: 01\nplan: 01\n') => `---\n${frontmatter}---\n\n${body}`
+const at = (text: string, offset: number) => text.slice(offset, offset + 40)
+
+describe('tasks rebuilt from the source', () => {
+  it('keeps a task whole across blank lines inside its action and options', () => {
+    const text = plan(`<task type="checkpoint:decision" auto_select="b">
+  <decision>Pick</decision>
+  <options>
+    <option id="a">
+      <name>A</name>
+
+      <pros>- fast
+- cheap</pros>
+    </option>
+
+    <option id="b"><name>B</name></option>
+  </options>
+  <action>
+Step one.
+
+    Step two, indented after a blank line.
+  </action>
+</task>
+`)
+    const document = buildDocument(text, '/p/.planning/phases/01-x/01-01-PLAN.md')
+    expect(document.kind).toBe('plan')
+    expect(document.tasks).toHaveLength(1)
+    const [task] = document.tasks
+    expect(taskType(task)).toBe('checkpoint:decision')
+    expect(elementsNamed(task, 'option').map((option) => attribute(option, 'id')?.value)).toEqual(['a', 'b'])
+    expect(child(task, 'action')).toBeDefined()
+    expect(document.markupProblems).toEqual([])
+    expect(text.slice(task.range[0], task.range[1]).endsWith('</task>')).toBe(true)
+  })
+
+  it('ignores tasks in fenced code, indented code and inline code', () => {
+    const text = plan(
+      'Example:\n\n```xml\n<task type="checkpoint:human-verify">x</task>\n```\n\n    <task type="auto">indented</task>\n\nInline `<task type="auto">` too.\n\n<task type="auto"><name>real</name></task>\n'
+    )
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.tasks.map((task) => taskType(task))).toEqual(['auto'])
+    expect(document.markupProblems).toEqual([])
+  })
+
+  it('reads a multi-line opening tag with attributes in any order', () => {
+    const text = plan('<task\n  gate="blocking"\n  type="checkpoint:decision">\n<decision>d</decision>\n</task>\n')
+    const [task] = buildDocument(text, 'x-PLAN.md').tasks
+    const type = attribute(task, 'type')!
+    expect(type.value).toBe('checkpoint:decision')
+    expect(text.slice(type.valueRange![0], type.valueRange![1])).toBe('checkpoint:decision')
+    expect(attribute(task, 'gate')?.value).toBe('blocking')
+  })
+
+  it('gives exact offsets in CRLF files', () => {
+    const text = plan('<task type="auto">\r\n  <name>n</name>\r\n</task>\r\n', 'phase: 1\r\nplan: 2\r\n').replace(/(?<!\r)\n/g, '\r\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    const [task] = document.tasks
+    const name = child(task, 'name')!
+    expect(text.slice(name.contentRange[0], name.contentRange[1])).toBe('n')
+    expect(document.lines.point(name.openTag[0])).toMatchObject({line: 7, column: 3})
+    expect(document.frontmatter?.data).toEqual({phase: 1, plan: 2})
+  })
+
+  it('treats a fence inside an action the way the agent reads it, even inside an HTML block', () => {
+    const text = plan('<task type="auto">\n<action>\nRun:\n```bash\ngit commit -m "x\n\n- body"\n```\n</action>\n</task>\n\n<task type="checkpoint:human-verify">\n</task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.tasks.map((task) => taskType(task))).toEqual(['auto', 'checkpoint:human-verify'])
+    expect(document.markupProblems).toEqual([])
+  })
+
+  it('reports a stray fence that swallows tasks', () => {
+    const text = plan('```\n\n<task type="auto">\n<name>n</name>\n</task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.tasks).toEqual([])
+    expect(document.markupProblems.map((problem) => problem.kind)).toEqual(['swallowed-tasks'])
+  })
+
+  it('reports unclosed and interleaved elements, and a task opened inside a task', () => {
+    const text = plan('<task type="auto">\n<name>n\n<action>a</action>\n</task>\n<task type="auto">\n<verify><done>x</verify></done>\n<task type="auto"></task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.markupProblems.map((problem) => [problem.kind, at(text, problem.range[0]).split('\n')[0]])).toEqual([
+      ['unclosed', '<name>n'],
+      ['unclosed', '<done>x</verify></done>'],
+      ['stray-close', '</done>'],
+      ['nested-task', '<task type="auto">']
+    ])
+    expect(document.tasks).toHaveLength(3)
+  })
+
+  it('tolerates prose that looks like tags', () => {
+    const text = plan('<task type="auto">\n<action>Use Map<string, number> and a <Button> in a < b.</action>\n</task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.markupProblems).toEqual([])
+    expect(child(document.tasks[0], 'action')).toBeDefined()
+  })
+})
+
+describe('frontmatter', () => {
+  it('reports invalid YAML at its own line and column and still reads the tasks', () => {
+    const text = plan('<task type="auto"><name>n</name></task>\n', 'phase: 1\npattern: "a\\d"\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.frontmatter?.errors).toHaveLength(1)
+    const [error] = document.frontmatter!.errors
+    expect(document.lines.point(error.range[0])).toMatchObject({line: 3})
+    expect(document.tasks).toHaveLength(1)
+  })
+
+  it('keeps the source range of each value', () => {
+    const text = plan('', 'phase: 01-setup\ndepends_on: ["01-01", 02]\nautonomous: "false"\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    const entry = document.frontmatter!.entries.get('autonomous')!
+    expect(text.slice(entry.valueRange[0], entry.valueRange[1])).toBe('"false"')
+    expect(entry.value).toBe('false')
+  })
+})
+
+describe('document kind', () => {
+  it.each([
+    ['.planning/phases/01-x/01-02-PLAN.md', 'plan', ''],
+    ['.planning/quick/028-x/028-PLAN.md', 'plan', ''],
+    ['.planning/phases/01-x/PLAN-02.md', 'plan', ''],
+    ['.planning/phases/01-x/01-02-PLAN-CHECK.md', 'other', ''],
+    ['.planning/phases/01-x/01-02-SUMMARY.md', 'summary', ''],
+    ['.planning/phases/01-x/01-RESEARCH.md', 'agent-output', '# R\n\n## RESEARCH COMPLETE\n'],
+    ['.planning/phases/01-x/notes.md', 'plan', '---\nplan: 3\n---\n<task type="auto"></task>\n'],
+    ['.planning/phases/01-x/notes.md', 'other', '# Notes\n']
+  ])('%s is a %s document', (filePath, kind, text) => {
+    expect(buildDocument(text, filePath).kind).toBe(kind)
+  })
+
+  it('does not lint binary files', () => {
+    expect(buildDocument('\u0000\u0001PNG', 'x-PLAN.md').kind).toBe('other')
+  })
+})

@@ -1,0 +1,21 @@
+import fs from 'node:fs'
+import {describe, expect, it} from 'vitest'
+import {rules} from '../rules/index.js'
+import {docExamples, runExample} from './support/doc-examples.js'
+
+const ruleIds = Object.keys(rules) as Array<keyof typeof rules>
+
+describe.each(ruleIds)('docs/rules/%s.md', (ruleId) => {
+  it('exists and has incorrect and correct examples', () => {
+    expect(fs.existsSync(new URL(`../docs/rules/${ruleId}.md`, import.meta.url))).toBe(true)
+    const examples = docExamples(ruleId)
+    expect(examples.some((example) => example.expected.length > 0)).toBe(true)
+    expect(examples.some((example) => example.expected.length === 0)).toBe(true)
+  })
+
+  for (const example of fs.existsSync(new URL(`../docs/rules/${ruleId}.md`, import.meta.url)) ? docExamples(ruleId) : []) {
+    it(`example: ${example.title}`, async () => {
+      expect(await runExample(ruleId, example)).toEqual(example.expected)
+    })
+  }
+})

@@ -1,0 +1,81 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type {Code, Heading} from 'mdast'
+import {remark} from 'remark'
+import remarkFrontmatter from 'remark-frontmatter'
+import {toString} from 'mdast-util-to-string'
+import {VFile} from 'vfile'
+import {rules} from '../../rules/index.js'
+import {clearPlanGraphCache} from '../../src/graph/graph.js'
+
+/**
+ * The examples of a rule's doc page, remark-lint style: under `## Examples`,
+ * each `### ...` heading starts an example made of one or more `markdown`
+ * code blocks with a `path="..."` meta (the files, written to a temporary
+ * planning tree) and an optional `text` block with the messages the rule
+ * gives, one per line: `file:line:column-endLine:endColumn: message`.
+ * No `text` block means the rule reports nothing.
+ */
+export interface DocExample {
+  title: string
+  files: Array<{path: string; text: string}>
+  expected: string[]
+  options?: unknown
+}
+
+export function docExamples(ruleId: string): DocExample[] {
+  const source = fs.readFileSync(new URL(`../../docs/rules/${ruleId}.md`, import.meta.url), 'utf8')
+  const tree = remark().parse(source)
+  const examples: DocExample[] = []
+  let inExamples = false
+  let current: DocExample | undefined
+  for (const node of tree.children) {
+    if (node.type === 'heading') {
+      const heading = node as Heading
+      if (heading.depth === 2) inExamples = toString(heading) === 'Examples'
+      if (inExamples && heading.depth === 3) {
+        current = {title: toString(heading), files: [], expected: []}
+        examples.push(current)
+      }
+      continue
+    }
+    if (!inExamples || !current || node.type !== 'code') continue
+    const code = node as Code
+    const filePath = /path="([^"]+)"/.exec(code.meta ?? '')?.[1]
+    const options = /options='([^']+)'/.exec(code.meta ?? '')?.[1]
+    if (code.lang === 'markdown' && filePath) {
+      current.files.push({path: filePath, text: code.value + '\n'})
+      if (options) current.options = JSON.parse(options)
+    } else if (code.lang === 'text') {
+      current.expected = code.value.split('\n').filter((line) => line.trim() !== '')
+    }
+  }
+  return examples
+}
+
+/** Writes an example's files to a fresh folder and lints each with the one rule; returns message lines. */
+export async function runExample(ruleId: keyof typeof rules, example: DocExample): Promise<string[]> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-doc-'))
+  try {
+    for (const file of example.files) {
+      fs.mkdirSync(path.dirname(path.join(root, file.path)), {recursive: true})
+      fs.writeFileSync(path.join(root, file.path), file.text)
+    }
+    clearPlanGraphCache()
+    const lines: string[] = []
+    for (const file of example.files) {
+      const vfile = new VFile({path: path.join(root, file.path), value: file.text, cwd: root})
+      const rule = rules[ruleId]
+      await remark().use(remarkFrontmatter, ['yaml']).use(rule, example.options === undefined ? undefined : [true, example.options]).process(vfile)
+      for (const message of vfile.messages) {
+        const place = message.place && 'start' in message.place ? message.place : undefined
+        const at = place ? `${place.start.line}:${place.start.column}-${place.end.line}:${place.end.column}` : `${message.line}:${message.column}`
+        lines.push(`${path.basename(file.path)}:${at}: ${message.reason}`)
+      }
+    }
+    return lines
+  } finally {
+    fs.rmSync(root, {recursive: true, force: true})
+  }
+}
