@@ -22,7 +22,7 @@ export default remarkRule({
       const resolution = plans.resolve(node, entry.text)
       if (resolution.status === 'missing') {
         report({
-          message: `\`depends_on\` entry \`${entry.text}\` ${resolution.reason}; name an existing plan by its id (\`01-02\`) or file name`,
+          message: `\`depends_on\` entry \`${entry.text}\` ${resolution.reason}; ${resolution.hint ?? 'name an existing plan by its id (`01-02`) or file name'}`,
           range: entry.range
         })
       } else if (resolution.status === 'ambiguous') {

@@ -38,7 +38,8 @@ const services: Array<[RegExp, string]> = [
 ]
 
 const builtInWork: AutomatableWork[] = [
-  {pattern: String.raw`\b(re)?deploy(ing)?\b`, work: 'deploy', tool: ''},
+  // An ask to deploy, not a mention (`self-deploy role`, `Pre-Deploy Gate`, `before deploy`).
+  {pattern: String.raw`(^|[^\w-])(re)?deploy( it| the| this| your| to| a| an|ing the)\b|^\W*(re)?deploy\b`, work: 'deploy', tool: ''},
   {pattern: String.raw`\b(run|execute|kick off)\b[^.\n]{0,40}\b(build|tests?|test suite|migrations?|migrate|seeds?|seeding|lint)\b`, work: 'run builds, tests and migrations', tool: 'the Bash tool'},
   {pattern: String.raw`\b(npm|pnpm|yarn|bun) (run|install|test|start|i)\b|\bnpx \w|\bprisma (migrate|db)|\bdb (push|seed|reset)\b|\bmake \w`, work: 'run CLI commands', tool: 'the Bash tool'},
   {pattern: String.raw`\bstart\b[^.\n]{0,20}\b(dev |development |local |the )?server\b`, work: 'start servers', tool: 'the Bash tool'},

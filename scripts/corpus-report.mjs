@@ -41,5 +41,7 @@ const sorted = [...byRule].sort((a, b) => b[1].count - a[1].count)
 for (const [id, entry] of sorted) lines.push(`| ${id} | ${entry.count} | ${entry.files.size} |`)
 for (const [id, entry] of sorted) lines.push('', `## ${id}`, '', ...pick(entry.messages).map((message) => `- ${message}`))
 fs.writeFileSync(out, lines.join('\n') + '\n')
+// Every message, for reading more than the samples.
+fs.writeFileSync(out.replace(/\.md$/, '') + '.json', JSON.stringify(Object.fromEntries([...byRule].map(([id, entry]) => [id, entry.messages])), null, 1))
 console.log(lines.slice(0, 6 + sorted.length).join('\n'))
 console.log(`\nwritten to ${out}`)

@@ -30,7 +30,7 @@ export type Resolution =
   | {status: 'resolved'; target: PlanNode}
   /** The plan file is gone but its summary is there: a finished plan, nothing to wait for. */
   | {status: 'completed'; summary: PlanNode}
-  | {status: 'missing'; reason: string}
+  | {status: 'missing'; reason: string; hint?: string}
   | {status: 'ambiguous'; candidates: PlanNode[]}
 
 /** Reads a plan's graph facts from its text; `undefined` when the file is not a plan. */
@@ -54,7 +54,7 @@ export function planNodeFromText(filePath: string, text: string): PlanNode | und
       normalizeNumber(phaseEntry?.node ? sourceOf(text, phaseEntry.valueRange) : undefined) ??
       normalizeNumber(path.basename(directory)) ??
       fromName.phase,
-    plan: normalizeNumber(planEntry?.node ? sourceOf(text, planEntry.valueRange) : undefined) ?? fromName.plan,
+    plan: planNumber(planEntry?.node ? sourceOf(text, planEntry.valueRange) : undefined) ?? fromName.plan,
     planText: planValue === null || planValue === undefined ? undefined : String(planValue),
     dependsOn:
       frontmatter && dependsEntry
@@ -64,6 +64,12 @@ export function planNodeFromText(filePath: string, text: string): PlanNode | und
         : [],
     wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined
   }
+}
+
+/** A `plan:` value's number; `plan: 01-02` (a full id) is plan 2. */
+function planNumber(value: string | undefined): string | undefined {
+  const full = value === undefined ? null : /^\d+(?:\.\d+)*[a-z]?-(\d+[a-z]?)$/i.exec(value.trim())
+  return normalizeNumber(full ? full[1] : value)
 }
 
 /** A scalar's source without quotes, so `02` stays `02` even though YAML reads it as 2. */
@@ -93,14 +99,23 @@ export class PlanGraph {
     if (text === '') return {status: 'missing', reason: 'is empty'}
     if (text.includes('/') || text.includes('\\') || /\.md$/i.test(text)) {
       const absolute = path.resolve(text.startsWith('.planning') ? path.dirname(this.root) : from.directory, text)
-      if (path.isAbsolute(text) || (text.includes('..') && !absolute.startsWith(this.root + path.sep))) {
+      if (path.isAbsolute(text) || !absolute.startsWith(this.root + path.sep)) {
         return {status: 'missing', reason: 'points outside the planning tree'}
       }
       const exact = this.byPath.get(absolute)
-      if (exact && !exact.summaryOnly) return {status: 'resolved', target: exact}
-      text = planStem(path.basename(text))
+      if (exact) return exact.summaryOnly ? {status: 'completed', summary: exact} : {status: 'resolved', target: exact}
+      const fileName = path.basename(text)
+      if (/\.md$/i.test(fileName) && !isPlanFileName(fileName)) {
+        return {
+          status: 'missing',
+          ...(fs.existsSync(absolute)
+            ? {reason: 'is a document, not a plan', hint: '`depends_on` orders plans; list documents in `<context>` instead'}
+            : {reason: 'names no file of this planning tree'})
+        }
+      }
+      text = planStem(fileName)
     }
-    const plans = this.nearest(from, this.candidates(from, text, this.nodes.filter((node) => !node.summaryOnly)))
+    const plans = this.nearest(from, this.preferExactName(text, this.candidates(from, text, this.nodes.filter((node) => !node.summaryOnly))))
     if (plans.length === 1) return {status: 'resolved', target: plans[0]}
     if (plans.length > 1) return {status: 'ambiguous', candidates: plans}
     const summaries = this.nearest(from, this.candidates(from, text, this.nodes.filter((node) => node.summaryOnly)))
@@ -138,10 +153,22 @@ export class PlanGraph {
       )
     }
     if (found.length > 0) return found
-    // Last resort: the plan's own `plan:` value or file name (`10a`, `D-01`, `027` for quick/027-x/027-PLAN.md).
-    found = pool.filter((node) => node.planText?.toLowerCase() === lower || node.name.toLowerCase() === lower)
+    // Last resort: the plan's own `plan:` value or file name (`10a`, `D-01`, `027` for quick/027-x/027-PLAN.md),
+    // or the name of its phase folder (`03-modify` for phases/03-modify/03-PLAN.md).
+    found = pool.filter(
+      (node) =>
+        node.planText?.toLowerCase() === lower ||
+        node.name.toLowerCase() === lower ||
+        path.basename(node.directory).toLowerCase() === lower
+    )
     // A short number that is no plan of its own phase may only name a plan elsewhere when just one plan has that name.
     return short && found.length > 1 ? [] : found
+  }
+
+  /** Among several candidates, the ones whose file is named exactly as written (`01-01` is `01-01-PLAN.md`). */
+  private preferExactName(text: string, candidates: PlanNode[]): PlanNode[] {
+    const exact = candidates.filter((node) => node.name.toLowerCase() === text.toLowerCase())
+    return candidates.length > 1 && exact.length > 0 ? exact : candidates
   }
 
   /** The candidates nearest to `from`: its own phase directory, then the closest part of the tree. */
