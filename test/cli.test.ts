@@ -1,0 +1,138 @@
+import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+const repository = fileURLToPath(new URL('..', import.meta.url))
+const bin = path.join(repository, 'dist/src/cli/bin.js')
+const remarkBin = path.join(repository, 'node_modules/.bin/remark')
+let sandbox: string
+
+/** Runs a command in the sandbox; `CI`-like: no colours, no TTY. */
+function run(command: string, args: string[], cwd = sandbox) {
+  const result = spawnSync(command, args, {cwd, encoding: 'utf8', env: {...process.env, NO_COLOR: '1', FORCE_COLOR: '0'}})
+  return {code: result.status, stdout: result.stdout, stderr: result.stderr}
+}
+
+const planlint = (...args: string[]) => run(process.execPath, [bin, ...args])
+
+beforeAll(() => {
+  sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-cli-'))
+  fs.cpSync(path.join(repository, 'examples/.planning'), path.join(sandbox, '.planning'), {recursive: true})
+  // A user's project that installed planlint: `plugins: ['planlint']` resolves through node_modules.
+  fs.mkdirSync(path.join(sandbox, 'node_modules'))
+  fs.symlinkSync(repository, path.join(sandbox, 'node_modules/planlint'), 'dir')
+})
+
+afterAll(() => fs.rmSync(sandbox, {recursive: true, force: true}))
+
+describe('planlint CLI', () => {
+  it('reports every section A rule on the example tree, at the right lines, as ESLint JSON', () => {
+    const {code, stdout} = planlint('--format', 'json')
+    expect(code).toBe(1)
+    const results = JSON.parse(stdout) as Array<{filePath: string; messages: Array<{ruleId: string; line: number; column: number; severity: number; fix?: unknown}>; errorCount: number; warningCount: number}>
+    const found = results.flatMap((result) =>
+      result.messages.map((message) => `${path.relative(sandbox, result.filePath)}:${message.line} ${message.severity} ${message.ruleId}`)
+    )
+    expect(found.sort()).toEqual([
+      '.planning/phases/01-setup/01-02-PLAN.md:23 2 auto-select-option',
+      '.planning/phases/01-setup/01-02-PLAN.md:9 2 autonomous-flag',
+      '.planning/phases/02-api/02-01-PLAN.md:31 1 no-automatable-human-action',
+      '.planning/phases/02-api/02-01-PLAN.md:6 2 dependency-exists',
+      '.planning/phases/02-api/02-01-PLAN.md:6 2 no-dependency-cycle',
+      '.planning/phases/02-api/02-02-PLAN.md:6 2 no-dependency-cycle',
+      '.planning/phases/02-api/02-RESEARCH.md:11 1 completion-marker'
+    ])
+    const clean = results.find((result) => result.filePath.endsWith('01-01-PLAN.md'))!
+    expect(clean).toMatchObject({messages: [], errorCount: 0, warningCount: 0})
+    const decision = results.find((result) => result.filePath.endsWith('01-02-PLAN.md'))!
+    const typo = decision.messages.find((message) => message.ruleId === 'auto-select-option')!
+    expect(typo).toMatchObject({line: 23, column: 63, endLine: 23, endColumn: 76, fix: {text: 's3-compatible'}})
+  })
+
+  it('exits 0 on a clean plan and prints nothing', () => {
+    const {code, stdout} = planlint('.planning/phases/01-setup/01-01-PLAN.md')
+    expect(code).toBe(0)
+    expect(stdout).toBe('')
+  })
+
+  it('prints stylish output with rule ids and a summary line', () => {
+    const {stdout} = planlint('.planning/phases/01-setup')
+    expect(stdout).toContain('.planning/phases/01-setup/01-02-PLAN.md')
+    expect(stdout).toMatch(/23:63 +error +auto_select `s3-compatable` names no option of this decision; did you mean `s3-compatible`\? +auto-select-option/)
+    expect(stdout).toContain('✖ 2 problems (2 errors, 0 warnings)')
+  })
+
+  it('keeps errors only with --quiet, and fails on warnings over --max-warnings', () => {
+    const quiet = JSON.parse(planlint('--format', 'json', '--quiet', '.planning/phases/02-api').stdout) as Array<{messages: Array<{severity: number}>}>
+    expect(quiet.flatMap((result) => result.messages).every((message) => message.severity === 2)).toBe(true)
+    expect(planlint('.planning/phases/02-api/02-RESEARCH.md').code).toBe(0)
+    const limited = planlint('--max-warnings', '0', '.planning/phases/02-api/02-RESEARCH.md')
+    expect(limited.code).toBe(1)
+    expect(limited.stderr).toContain('too many warnings')
+  })
+
+  it('accepts globs', () => {
+    const {code, stdout} = planlint('--format', 'json', '.planning/**/*-RESEARCH.md')
+    expect(code).toBe(0)
+    expect((JSON.parse(stdout) as unknown[]).length).toBe(1)
+  })
+
+  it.each([
+    [['--format', 'xml'], 'unknown format `xml`'],
+    [['missing-folder'], 'no such file or folder: missing-folder'],
+    [['--preset', 'nope'], 'unknown preset `nope`'],
+    [['--max-warnings', 'many'], '--max-warnings takes a whole number'],
+    [['--no-such-flag'], "Unknown option '--no-such-flag'"]
+  ])('exits 2 with a one-line reason for %j', (args, reason) => {
+    const {code, stderr} = planlint(...args)
+    expect(code).toBe(2)
+    expect(stderr).toContain(reason)
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+  })
+})
+
+describe('remark CLI with planlint', () => {
+  it('works from a .remarkrc.mjs naming the package, and fails with --frail', () => {
+    fs.writeFileSync(path.join(sandbox, '.remarkrc.mjs'), "export default {plugins: ['planlint']}\n")
+    try {
+      const {code, stderr} = run(remarkBin, ['.planning', '--frail', '--quiet', '--no-color'])
+      expect(code).toBe(1)
+      for (const ruleId of ['auto-select-option', 'autonomous-flag', 'no-dependency-cycle', 'dependency-exists', 'no-automatable-human-action', 'completion-marker']) {
+        expect(stderr).toContain(ruleId)
+      }
+      expect(stderr).toMatch(/23:63-23:76\s+error\s+auto_select `s3-compatable`/)
+    } finally {
+      fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
+    }
+  })
+
+  it('passes warnings without --frail and fails them with it', () => {
+    fs.writeFileSync(path.join(sandbox, '.remarkrc.mjs'), "import planlint from 'planlint'\nexport default {plugins: [planlint]}\n")
+    try {
+      const file = '.planning/phases/02-api/02-RESEARCH.md'
+      expect(run(remarkBin, [file, '--quiet', '--no-color']).code).toBe(0)
+      const frail = run(remarkBin, [file, '--quiet', '--frail', '--no-color'])
+      expect(frail.code).toBe(1)
+      expect(frail.stderr).toContain('completion-marker')
+    } finally {
+      fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
+    }
+  })
+
+  it('takes [severity, options] per rule like remark-lint', () => {
+    fs.writeFileSync(
+      path.join(sandbox, '.remarkrc.mjs'),
+      "import completionMarker from 'planlint/rules/completion-marker'\nexport default {plugins: [[completionMarker, ['error', {}]]]}\n"
+    )
+    try {
+      const {code, stderr} = run(remarkBin, ['.planning/phases/02-api/02-RESEARCH.md', '--quiet', '--no-color'])
+      expect(code).toBe(1)
+      expect(stderr).toMatch(/11:1-11:21\s+error\s+A second completion marker/)
+    } finally {
+      fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
+    }
+  })
+})
