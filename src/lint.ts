@@ -10,8 +10,8 @@ import {presets, type PresetName} from './presets/index.js'
 import type {Edit} from './rule.js'
 
 export interface LintOptions {
-  /** Files, folders or globs. */
-  paths: string[]
+  /** Files, folders or globs; or files in memory (a `VFile` with a value is linted as it is, not read). */
+  paths: Array<string | VFile>
   cwd?: string
   /** Use this preset instead of a detected `.remarkrc*` (unless `config` is given too). */
   preset?: PresetName
@@ -42,6 +42,7 @@ const hasGlob = (value: string) => /[*?[\]{}]/.test(value)
 export async function lintFiles(options: LintOptions): Promise<VFile[]> {
   const cwd = options.cwd ?? process.cwd()
   for (const given of options.paths) {
+    if (typeof given !== 'string') continue
     if (!hasGlob(given) && !fs.existsSync(path.resolve(cwd, given))) {
       throw new UsageError(`no such file or folder: ${given}`)
     }

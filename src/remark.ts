@@ -4,28 +4,28 @@ import type {Plugin} from 'unified'
 import {lintRule} from 'unified-lint-rule'
 import type {VFile} from 'vfile'
 import {buildDocument, type PlanDocument} from './model/document.js'
-import {planGraphFor, type PlanGraph} from './graph/graph.js'
-import {docsUrl, resolveOptions, type Finding, type RuleDefinition} from './rule.js'
+import {messageRange} from './edits.js'
+import {docsUrl, runRule, type Finding, type RuleDefinition} from './rule.js'
 
 /** A remark plugin for one planlint rule; `rule` is its framework-independent definition. */
 export type RemarkLintRule = Plugin<[unknown?], Root> & {rule: RuleDefinition<any>}
 
-type SeverityConfig = 0 | 1 | 2 | 'off' | 'warn' | 'error' | 'on' | boolean
-
 const severityWords = new Set<unknown>([0, 1, 2, 'off', 'warn', 'error', 'on', true, false])
+
+const severityLevels: Record<string, 0 | 1 | 2> = {off: 0, warn: 1, error: 2, false: 0, 0: 0, 1: 1, 2: 2}
 
 /**
  * remark-lint's configuration (`severity`, `[severity, options]`, or options alone),
  * except that an unset or `on` severity means the rule's own default, not warning.
+ * Front ends other than remark (the ESLint configs) read presets through this too.
  */
-function coerce(rule: RuleDefinition<any>, config: unknown): [SeverityConfig, unknown] {
-  const fallback: SeverityConfig = rule.severity === 'error' ? 2 : 1
+export function ruleSetting(rule: RuleDefinition<any>, config: unknown): {level: 0 | 1 | 2; options: unknown} {
   let severity: unknown = undefined
   let options: unknown = config
   if (Array.isArray(config) && severityWords.has(config[0])) [severity, options] = config
   else if (severityWords.has(config)) [severity, options] = [config, undefined]
-  if (severity === undefined || severity === 'on' || severity === true) severity = fallback
-  return [severity as SeverityConfig, options]
+  if (severity === undefined || severity === 'on' || severity === true) severity = rule.severity === 'error' ? 2 : 1
+  return {level: severityLevels[String(severity)], options}
 }
 
 /** Document models by syntax tree: built by the first rule that runs on a file, gone with the tree. */
@@ -43,16 +43,13 @@ export function documentOf(tree: Root, file: VFile): PlanDocument {
 }
 
 function toMessage(file: VFile, document: PlanDocument, finding: Finding) {
-  const place = finding.fix?.range ?? finding.range
+  const place = messageRange(finding)
   const message = file.message(finding.message, {
     place: {start: document.lines.point(place[0]), end: document.lines.point(place[1])}
   })
   const edits = finding.fix ? [finding.fix] : finding.suggestions
   if (edits && edits.length > 0) {
-    if (!finding.fix) {
-      message.place = {start: document.lines.point(edits[0].range[0]), end: document.lines.point(edits[0].range[1])}
-    }
-    message.actual = document.text.slice(edits[0].range[0], edits[0].range[1])
+    message.actual = document.text.slice(place[0], place[1])
     message.expected = edits.map((edit) => edit.text)
   }
   Object.assign(message, {planlint: {fix: finding.fix, suggestions: finding.suggestions, severity: finding.severity}})
@@ -63,26 +60,18 @@ function toMessage(file: VFile, document: PlanDocument, finding: Finding) {
 export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRule {
   const lint = lintRule({origin: `planlint:${rule.id}`, url: docsUrl(rule.id)}, (tree: Root, file: VFile, options: unknown) => {
     const document = documentOf(tree, file)
-    if (!rule.kinds.includes(document.kind)) return
-    let graph: PlanGraph | undefined
-    try {
-      rule.check({
-        document,
-        options: resolveOptions(rule, options),
-        graph: () => (graph ??= planGraphFor(document.path ?? path.resolve(file.cwd, 'unnamed.md'), document.text)),
-        report: (finding) => toMessage(file, document, finding)
-      })
-    } catch (error) {
+    runRule(
+      rule,
+      document,
+      options,
+      (finding) => toMessage(file, document, finding),
       // A rule that throws must not take the file (or the run) down with it.
-      const reason = error instanceof Error ? error.message : String(error)
-      file.message(`Rule \`${rule.id}\` crashed on this file: ${reason}. Please report it.`, {
-        place: {line: 1, column: 1},
-        cause: error instanceof Error ? error : undefined
-      })
-    }
+      (reason, error) => file.message(reason, {place: {line: 1, column: 1}, cause: error instanceof Error ? error : undefined})
+    )
   }) as unknown as (config: unknown) => ((tree: Root, file: VFile, next: (error?: Error) => void) => void) | undefined
   const plugin = function (config?: unknown) {
-    const transform = lint(coerce(rule, config))
+    const {level, options} = ruleSetting(rule, config)
+    const transform = lint([level, options])
     if (!transform) return
     return (tree: Root, file: VFile, next: (error?: Error) => void) => {
       const before = file.messages.length

@@ -1,6 +1,8 @@
+import path from 'node:path'
+import {safeFinding} from './edits.js'
 import type {DocumentKind, PlanDocument} from './model/document.js'
 import type {Range} from './model/text.js'
-import type {PlanGraph} from './graph/graph.js'
+import {planGraphFor, type PlanGraph} from './graph/graph.js'
 
 export type Severity = 'error' | 'warning'
 
@@ -16,7 +18,7 @@ export interface Finding {
   range: Range
   /** A machine-applicable edit (applied by `--fix`). */
   fix?: Edit
-  /** Candidate edits, closest first, none applied automatically. */
+  /** Candidate edits of one range, closest first, none applied automatically. */
   suggestions?: Edit[]
   /** Report this finding as an error even when the rule's default is a warning. */
   severity?: Severity
@@ -56,4 +58,31 @@ export function resolveOptions<Options>(rule: RuleDefinition<Options>, options: 
     return rule.defaultOptions
   }
   return {...rule.defaultOptions, ...(options as Partial<Options>)}
+}
+
+/**
+ * Runs a rule on a document for a front end (remark, ESLint): skips documents
+ * of other kinds, drops unsafe edits from each finding (see `src/edits.ts`),
+ * and turns a crash into `onCrash` so that the other rules still run.
+ */
+export function runRule<Options>(
+  rule: RuleDefinition<Options>,
+  document: PlanDocument,
+  options: unknown,
+  report: (finding: Finding) => void,
+  onCrash: (message: string, error: unknown) => void
+): void {
+  if (!rule.kinds.includes(document.kind)) return
+  let graph: PlanGraph | undefined
+  try {
+    rule.check({
+      document,
+      options: resolveOptions(rule, options),
+      graph: () => (graph ??= planGraphFor(document.path ?? path.resolve('unnamed.md'), document.text)),
+      report: (finding) => report(safeFinding(document, finding))
+    })
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    onCrash(`Rule \`${rule.id}\` crashed on this file: ${reason}. Please report it.`, error)
+  }
 }

@@ -1,4 +1,7 @@
 import {parseArgs} from 'node:util'
+import {rules} from '../../rules/index.js'
+import {fixFiles, type FixRun} from '../fix.js'
+import {reportFixes} from './fix-report.js'
 import {lintFiles, UsageError} from '../lint.js'
 import {isPresetName, presets} from '../presets/index.js'
 import {formatJson} from '../reporters/json.js'
@@ -21,6 +24,9 @@ Options:
   --preset <name>       use a preset (${Object.keys(presets).join(', ')}) instead of a .remarkrc
   --config <file>       use this remark config file instead of looking for one
   --no-color            no colours in stylish output
+  --fix                 apply the fixes, then report what remains
+  --fix-dry-run         print the fixes as a unified diff; write nothing
+  --rule <id>           with --fix: apply only this rule's fixes (repeatable)
   -h, --help            show this help
   -v, --version         show the version
 
@@ -48,6 +54,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         config: {type: 'string'},
         color: {type: 'boolean'},
         'no-color': {type: 'boolean'},
+        fix: {type: 'boolean', default: false},
+        'fix-dry-run': {type: 'boolean', default: false},
+        rule: {type: 'string', multiple: true},
         help: {type: 'boolean', short: 'h'},
         version: {type: 'boolean', short: 'v'}
       }
@@ -83,16 +92,42 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`planlint: unknown preset \`${values.preset}\` (known: ${Object.keys(presets).join(', ')})\n`)
     return 2
   }
+  const fixing = values.fix || values['fix-dry-run']
+  const fixRules = (values.rule ?? []).map((id) => id.replace(/^planlint\//, ''))
+  if (fixRules.length > 0 && !fixing) {
+    io.stderr('planlint: --rule limits which fixes apply; use it with --fix or --fix-dry-run\n')
+    return 2
+  }
+  const unknownRule = fixRules.find((id) => !Object.hasOwn(rules, id))
+  if (unknownRule !== undefined) {
+    io.stderr(`planlint: unknown rule \`${unknownRule}\` for --rule\n`)
+    return 2
+  }
   try {
-    const files = await lintFiles({
+    const lintOptions = {
       paths: positionals.length > 0 ? positionals : ['.planning'],
       cwd: io.cwd,
       preset: values.preset as keyof typeof presets | undefined,
       config: values.config
-    })
+    }
+    let fixRun: FixRun | undefined
+    let writeFailures = 0
+    if (fixing) {
+      fixRun = await fixFiles({...lintOptions, rules: fixRules, errorsOnly: values.quiet, dryRun: values['fix-dry-run']})
+      writeFailures = reportFixes(fixRun, {dryRun: values['fix-dry-run'], io, format})
+    }
+    const files = fixRun?.files ?? (await lintFiles(lintOptions))
     const results = toResults(files, values.quiet)
+    if (fixRun && values['fix-dry-run'] && format === 'json') {
+      // ESLint's --fix-dry-run JSON: the fixed source as `output` on each changed file.
+      for (const result of results) {
+        const output = fixRun.fixed.find((entry) => entry.path === result.filePath)?.after
+        if (output !== undefined) Object.assign(result, {output})
+      }
+    }
     const color = values['no-color'] ? false : (values.color ?? io.isTTY)
     io.stdout(formats[format](results, color))
+    if (writeFailures > 0) return 2
     const errors = results.reduce((sum, result) => sum + result.errorCount, 0)
     const warnings = results.reduce((sum, result) => sum + result.warningCount, 0)
     if (errors > 0) return 1
@@ -107,3 +142,4 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 2
   }
 }
+

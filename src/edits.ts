@@ -1,0 +1,114 @@
+import type {PlanDocument} from './model/document.js'
+import {parseFrontmatter} from './model/frontmatter.js'
+import type {Range} from './model/text.js'
+import type {Edit, Finding} from './rule.js'
+
+/**
+ * The fix model's safety rules, shared by every front end that applies or
+ * offers edits (the remark messages the CLI and the language server read, the
+ * ESLint plugin): an edit must not touch code, must leave the frontmatter
+ * parsing as well as before, and must keep the file's line endings.
+ */
+
+const codeKinds = new Set(['fenced', 'indented', 'inline'])
+
+const lineBreaks = (text: string) => text.match(/\r\n|\r|\n/g) ?? []
+
+function overlaps(edit: Range, region: Range): boolean {
+  // An insertion at a region's edge is outside it; a replacement must not share a character with it.
+  if (edit[0] === edit[1]) return region[0] < edit[0] && edit[0] < region[1]
+  return edit[0] < region[1] && edit[1] > region[0]
+}
+
+/** Replaces one range of `text`. */
+export function applyEdit(text: string, edit: Edit): string {
+  return text.slice(0, edit.range[0]) + edit.text + text.slice(edit.range[1])
+}
+
+/** Whether `after` parses its frontmatter at least as well as `before` (and still has one if `before` had). */
+function frontmatterHolds(before: string, after: string): boolean {
+  const was = parseFrontmatter(before)
+  const is = parseFrontmatter(after)
+  if (was && !is) return false
+  return (is?.errors.length ?? 0) <= (was?.errors.length ?? 0)
+}
+
+/** Whether `after` uses only line endings that `before` uses (or `\n` when `before` has none). */
+function lineEndingsHold(before: string, after: string): boolean {
+  const kinds = new Set(lineBreaks(before))
+  if (kinds.size === 0) kinds.add('\n')
+  return lineBreaks(after).every((lineBreak) => kinds.has(lineBreak))
+}
+
+/** Why an edit may not be applied to the document, or `undefined` when it is safe. */
+export function unsafeEditReason(document: PlanDocument, edit: Edit): string | undefined {
+  const {text} = document
+  const [start, end] = edit.range
+  if (start < 0 || end < start || end > text.length) return 'its range lies outside the file'
+  if (document.opaque.some((region) => codeKinds.has(region.kind) && overlaps(edit.range, region.range))) {
+    return 'it would change a code block'
+  }
+  if (/(^|\n)[ \t]*(```|~~~)/.test(edit.text)) return 'it would open or close a code block'
+  const splitsLineBreak = (offset: number) => text[offset - 1] === '\r' && text[offset] === '\n'
+  if (splitsLineBreak(start) || splitsLineBreak(end)) return 'it would split a CRLF line ending'
+  const eol = document.lines.eol
+  if (lineBreaks(edit.text).some((lineBreak) => lineBreak !== eol)) return "it would mix line endings with the file's"
+  if (!frontmatterHolds(text, applyEdit(text, edit))) return 'it would break the YAML frontmatter'
+  return undefined
+}
+
+/**
+ * A finding with its unsafe edits dropped: the message stays, without the fix
+ * (or without the suggestions that are unsafe). Suggestions share the first
+ * one's range, since a message has one `place` for all its `expected` texts.
+ */
+export function safeFinding(document: PlanDocument, finding: Finding): Finding {
+  const {fix, suggestions, ...rest} = finding
+  const safe = (edit: Edit) => unsafeEditReason(document, edit) === undefined
+  const first = suggestions?.[0]?.range
+  const kept = suggestions?.filter((edit) => edit.range[0] === first?.[0] && edit.range[1] === first[1] && safe(edit))
+  return {
+    ...rest,
+    ...(fix && safe(fix) ? {fix} : {}),
+    ...(kept && kept.length > 0 ? {suggestions: kept} : {})
+  }
+}
+
+/** Where a message is shown: at its fix (what a quick fix replaces), else its first suggestion, else its range. */
+export function messageRange(finding: Finding): Range {
+  return finding.fix?.range ?? finding.suggestions?.[0]?.range ?? finding.range
+}
+
+/** How a suggestion reads in an editor or ESLint: what it replaces with what. */
+export function describeEdit(text: string, edit: Edit): string {
+  const actual = text.slice(edit.range[0], edit.range[1])
+  if (edit.text === '') return `Remove \`${actual.trim()}\``
+  if (actual === '') return `Insert \`${edit.text.trim()}\``
+  return `Replace \`${actual}\` with \`${edit.text}\``
+}
+
+/**
+ * Applies the non-overlapping edits among `edits` in one pass, as ESLint
+ * does: sorted by position, an edit that starts at or before the end of one
+ * already taken waits for the next pass. Each edit was checked on its own;
+ * if together they would break the frontmatter or the line endings, only the
+ * first is applied.
+ */
+export function applyEdits(text: string, edits: readonly Edit[]): {text: string; applied: Edit[]} {
+  const sorted = edits
+    .filter((edit) => text.slice(edit.range[0], edit.range[1]) !== edit.text)
+    .sort((a, b) => a.range[0] - b.range[0] || a.range[1] - b.range[1])
+  const applied: Edit[] = []
+  let lastEnd = -1
+  for (const edit of sorted) {
+    if (edit.range[0] <= lastEnd) continue
+    applied.push(edit)
+    lastEnd = edit.range[1]
+  }
+  const apply = (chosen: Edit[]) => chosen.reduceRight((result, edit) => applyEdit(result, edit), text)
+  const result = apply(applied)
+  if (applied.length > 1 && !(frontmatterHolds(text, result) && lineEndingsHold(text, result))) {
+    return {text: apply(applied.slice(0, 1)), applied: applied.slice(0, 1)}
+  }
+  return {text: result, applied}
+}

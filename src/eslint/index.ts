@@ -1,0 +1,131 @@
+import {createRequire} from 'node:module'
+import markdown, {type MarkdownRuleDefinition} from '@eslint/markdown'
+import type {ESLint, Linter} from 'eslint'
+import type {Root} from 'mdast'
+import type {Preset} from 'unified'
+import {rules} from '../../rules/index.js'
+import {describeEdit, messageRange} from '../edits.js'
+import {buildDocument, type PlanDocument} from '../model/document.js'
+import {presets} from '../presets/index.js'
+import {ruleSetting, type RemarkLintRule} from '../remark.js'
+import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition} from '../rule.js'
+
+/**
+ * planlint's rules as ESLint rules on `@eslint/markdown`'s language. Each one
+ * runs the same rule definition as the remark plugin, on the same document
+ * model, built from ESLint's own source text and mdast tree.
+ */
+
+type Options = [Record<string, unknown>]
+export type PlanlintEslintRule = MarkdownRuleDefinition<{RuleOptions: Options}>
+
+/** One document model per parsed file, shared by every planlint rule ESLint runs on it. */
+const documents = new WeakMap<Root, PlanDocument>()
+
+function documentFor(text: string, tree: Root, filePath: string): PlanDocument {
+  let document = documents.get(tree)
+  if (!document) {
+    // Without `frontmatter: "yaml"` the language reads frontmatter as Markdown (a `---` rule, a
+    // setext heading); the model then parses the text itself, so that headings stay true.
+    const frontmatterAsYaml = tree.children[0]?.type === 'yaml' || !text.startsWith('---')
+    document = buildDocument(text, filePath, frontmatterAsYaml ? tree : undefined)
+    documents.set(tree, document)
+  }
+  return document
+}
+
+type JsonSchema = Record<string, unknown>
+
+/** A JSON schema for a rule's options, read off its `defaultOptions` (every option has a default). */
+export function optionsSchema(defaults: Record<string, unknown>): JsonSchema {
+  const schemaOf = (value: unknown): JsonSchema => {
+    if (Array.isArray(value)) return {type: 'array'}
+    if (value === null) return {}
+    if (typeof value === 'object') return {type: 'object'}
+    return {type: typeof value === 'number' ? 'number' : typeof value}
+  }
+  const properties = Object.fromEntries(Object.entries(defaults).map(([key, value]) => [key, schemaOf(value)]))
+  return {type: 'object', properties, additionalProperties: false}
+}
+
+/** Turns a planlint rule definition into an ESLint rule for `@eslint/markdown`. */
+export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
+  return {
+    meta: {
+      type: 'problem',
+      docs: {description: rule.description, url: docsUrl(rule.id), recommended: true},
+      ...(rule.fixable === 'fix' ? {fixable: 'code' as const} : {}),
+      // A rule that fixes may still only suggest when the repair is ambiguous.
+      hasSuggestions: rule.fixable !== undefined,
+      schema: [optionsSchema(rule.defaultOptions)],
+      defaultOptions: [rule.defaultOptions],
+      languages: ['markdown/commonmark', 'markdown/gfm']
+    },
+    create(context) {
+      const {sourceCode} = context
+      const loc = (range: [number, number]) => ({start: sourceCode.getLocFromIndex(range[0]), end: sourceCode.getLocFromIndex(range[1])})
+      const asFix = (edit: Edit) => (fixer: {replaceTextRange(range: [number, number], text: string): unknown}) =>
+        fixer.replaceTextRange(edit.range, edit.text) as never
+      const report = (finding: Finding) =>
+        context.report({
+          loc: loc(messageRange(finding)),
+          message: finding.message,
+          ...(finding.fix ? {fix: asFix(finding.fix)} : {}),
+          ...(finding.suggestions
+            ? {suggest: finding.suggestions.map((edit) => ({desc: describeEdit(sourceCode.text, edit), fix: asFix(edit)}))}
+            : {})
+        })
+      return {
+        root(tree) {
+          const document = documentFor(sourceCode.text, tree, context.physicalFilename)
+          runRule(rule, document, context.options[0], report, (message) =>
+            context.report({loc: {line: 1, column: 0}, message})
+          )
+        }
+      }
+    }
+  }
+}
+
+/** ESLint severities for remark's levels. */
+const severities = ['off', 'warn', 'error'] as const
+
+/** The `rules` of an ESLint config that turns on what a planlint preset turns on, as it configures them. */
+export function eslintRulesOf(preset: Preset): Linter.RulesRecord {
+  const entries: Linter.RulesRecord = {}
+  for (const entry of preset.plugins ?? []) {
+    const [plugin, config] = Array.isArray(entry) ? entry : [entry, undefined]
+    const definition = (plugin as Partial<RemarkLintRule>).rule
+    if (!definition) continue
+    const {level, options} = ruleSetting(definition, config)
+    entries[`planlint/${definition.id}`] = options === undefined ? severities[level] : [severities[level], options]
+  }
+  return entries
+}
+
+const {version} = createRequire(import.meta.url)('../../../package.json') as {version: string}
+
+/** Where plan documents live; the configs apply to these files only. */
+export const planningFiles = ['**/.planning/**/*.md']
+
+const plugin = {
+  meta: {name: 'planlint', version, namespace: 'planlint'},
+  rules: Object.fromEntries(Object.values(rules).map((remarkPlugin) => [remarkPlugin.rule.id, eslintRule(remarkPlugin.rule)])),
+  configs: {} as Record<keyof typeof presets, Linter.Config[]>
+}
+
+// A config per planlint preset, ready to spread into `eslint.config.js`.
+for (const [name, preset] of Object.entries(presets) as Array<[keyof typeof presets, Preset]>) {
+  plugin.configs[name] = [
+    {
+      name: `planlint/${name}`,
+      files: planningFiles,
+      plugins: {markdown, planlint: plugin as unknown as ESLint.Plugin},
+      language: 'markdown/commonmark',
+      languageOptions: {frontmatter: 'yaml'},
+      rules: eslintRulesOf(preset)
+    }
+  ]
+}
+
+export default plugin
