@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import {describe, expect, it} from 'vitest'
 import {rules} from '../rules/index.js'
-import {docExamples, runExample} from './support/doc-examples.js'
+import {docExamples, fixExample, runExample} from './support/doc-examples.js'
 
 const ruleIds = Object.keys(rules) as Array<keyof typeof rules>
 
@@ -17,5 +17,11 @@ describe.each(ruleIds)('docs/rules/%s.md', (ruleId) => {
     it(`example: ${example.title}`, async () => {
       expect(await runExample(ruleId, example)).toEqual(example.expected)
     })
+    if (example.fixed.length > 0) {
+      it(`example: ${example.title}: --fix gives the fixed text`, async () => {
+        const fixedTexts = await fixExample(ruleId, example)
+        for (const fixed of example.fixed) expect(fixedTexts.get(fixed.path)).toBe(fixed.text)
+      })
+    }
   }
 })

@@ -1,4 +1,3 @@
-import {createRequire} from 'node:module'
 import markdown, {type MarkdownRuleDefinition} from '@eslint/markdown'
 import type {ESLint, Linter} from 'eslint'
 import type {Root} from 'mdast'
@@ -9,6 +8,7 @@ import {buildDocument, type PlanDocument} from '../model/document.js'
 import {presets} from '../presets/index.js'
 import {ruleSetting, type RemarkLintRule} from '../remark.js'
 import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition} from '../rule.js'
+import {version} from '../version.js'
 
 /**
  * planlint's rules as ESLint rules on `@eslint/markdown`'s language. Each one
@@ -102,8 +102,6 @@ export function eslintRulesOf(preset: Preset): Linter.RulesRecord {
   }
   return entries
 }
-
-const {version} = createRequire(import.meta.url)('../../../package.json') as {version: string}
 
 /** Where plan documents live; the configs apply to these files only. */
 export const planningFiles = ['**/.planning/**/*.md']

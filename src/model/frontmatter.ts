@@ -68,7 +68,7 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
       const keyRange = shift(pair.key.range)
       const node = (pair.value ?? null) as YamlNode | null
       const valueRange = node?.range ? shift(node.range) : ([keyRange[1] + 1, keyRange[1] + 1] as Range)
-      let value: unknown = null
+      let value: unknown
       try {
         value = node ? node.toJSON() : null
       } catch {

@@ -7,7 +7,10 @@ import remarkFrontmatter from 'remark-frontmatter'
 import {toString} from 'mdast-util-to-string'
 import {VFile} from 'vfile'
 import {rules} from '../../rules/index.js'
+import {applyEdits} from '../../src/edits.js'
+import {maxFixPasses} from '../../src/fix.js'
 import {clearPlanGraphCache} from '../../src/graph/graph.js'
+import {planlintDataOf} from '../../src/lint.js'
 
 /**
  * The examples of a rule's doc page, remark-lint style: under `## Examples`,
@@ -15,12 +18,15 @@ import {clearPlanGraphCache} from '../../src/graph/graph.js'
  * code blocks with a `path="..."` meta (the files, written to a temporary
  * planning tree) and an optional `text` block with the messages the rule
  * gives, one per line: `file:line:column-endLine:endColumn: message`.
- * No `text` block means the rule reports nothing.
+ * No `text` block means the rule reports nothing. A `markdown` block whose
+ * meta also says `fixed` shows a file after `planlint --fix`.
  */
 export interface DocExample {
   title: string
   files: Array<{path: string; text: string}>
   expected: string[]
+  /** Files as `--fix` leaves them (only those the example shows). */
+  fixed: Array<{path: string; text: string}>
   options?: unknown
 }
 
@@ -35,7 +41,7 @@ export function docExamples(ruleId: string): DocExample[] {
       const heading = node as Heading
       if (heading.depth === 2) inExamples = toString(heading) === 'Examples'
       if (inExamples && heading.depth === 3) {
-        current = {title: toString(heading), files: [], expected: []}
+        current = {title: toString(heading), files: [], expected: [], fixed: []}
         examples.push(current)
       }
       continue
@@ -44,7 +50,9 @@ export function docExamples(ruleId: string): DocExample[] {
     const code = node as Code
     const filePath = /path="([^"]+)"/.exec(code.meta ?? '')?.[1]
     const options = /options='([^']+)'/.exec(code.meta ?? '')?.[1]
-    if (code.lang === 'markdown' && filePath) {
+    if (code.lang === 'markdown' && filePath && /(^|\s)fixed(\s|$)/.test(code.meta ?? '')) {
+      current.fixed.push({path: filePath, text: code.value + '\n'})
+    } else if (code.lang === 'markdown' && filePath) {
       current.files.push({path: filePath, text: code.value + '\n'})
       if (options) current.options = JSON.parse(options)
     } else if (code.lang === 'text') {
@@ -54,27 +62,68 @@ export function docExamples(ruleId: string): DocExample[] {
   return examples
 }
 
-/** Writes an example's files to a fresh folder and lints each with the one rule; returns message lines. */
+/** Writes an example's files into `root` (a fresh planning tree per example, so cross-file rules see only its files). */
+export function writeExample(root: string, example: DocExample): string[] {
+  return example.files.map((file) => {
+    const filePath = path.join(root, file.path)
+    fs.mkdirSync(path.dirname(filePath), {recursive: true})
+    fs.writeFileSync(filePath, file.text)
+    return filePath
+  })
+}
+
+/** Lints one file of a written example with the one rule, through real remark. */
+export async function lintExampleFile(ruleId: keyof typeof rules, example: DocExample, root: string, filePath: string, text: string): Promise<VFile> {
+  const vfile = new VFile({path: filePath, value: text, cwd: root})
+  await remark()
+    .use(remarkFrontmatter, ['yaml'])
+    .use(rules[ruleId], example.options === undefined ? undefined : [true, example.options])
+    .process(vfile)
+  return vfile
+}
+
+/** Lints an example's files with the one rule; returns message lines. */
 export async function runExample(ruleId: keyof typeof rules, example: DocExample): Promise<string[]> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-doc-'))
   try {
-    for (const file of example.files) {
-      fs.mkdirSync(path.dirname(path.join(root, file.path)), {recursive: true})
-      fs.writeFileSync(path.join(root, file.path), file.text)
-    }
     clearPlanGraphCache()
     const lines: string[] = []
-    for (const file of example.files) {
-      const vfile = new VFile({path: path.join(root, file.path), value: file.text, cwd: root})
-      const rule = rules[ruleId]
-      await remark().use(remarkFrontmatter, ['yaml']).use(rule, example.options === undefined ? undefined : [true, example.options]).process(vfile)
+    for (const [index, filePath] of writeExample(root, example).entries()) {
+      const vfile = await lintExampleFile(ruleId, example, root, filePath, example.files[index].text)
       for (const message of vfile.messages) {
         const place = message.place && 'start' in message.place ? message.place : undefined
         const at = place ? `${place.start.line}:${place.start.column}-${place.end.line}:${place.end.column}` : `${message.line}:${message.column}`
-        lines.push(`${path.basename(file.path)}:${at}: ${message.reason}`)
+        lines.push(`${path.basename(filePath)}:${at}: ${message.reason}`)
       }
     }
     return lines
+  } finally {
+    fs.rmSync(root, {recursive: true, force: true})
+  }
+}
+
+/**
+ * Fixes an example's files as `planlint --fix` does: apply the rule's fixes,
+ * re-lint, repeat until nothing changes (at most `maxFixPasses` passes).
+ * Returns each file's final text, by its path in the example.
+ */
+export async function fixExample(ruleId: keyof typeof rules, example: DocExample): Promise<Map<string, string>> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-doc-fix-'))
+  try {
+    clearPlanGraphCache()
+    const result = new Map<string, string>()
+    for (const [index, filePath] of writeExample(root, example).entries()) {
+      let text = example.files[index].text
+      for (let pass = 0; pass < maxFixPasses; pass++) {
+        const vfile = await lintExampleFile(ruleId, example, root, filePath, text)
+        const fixes = vfile.messages.flatMap((message) => planlintDataOf(message).fix ?? [])
+        const next = applyEdits(text, fixes).text
+        if (next === text) break
+        text = next
+      }
+      result.set(example.files[index].path, text)
+    }
+    return result
   } finally {
     fs.rmSync(root, {recursive: true, force: true})
   }

@@ -1,0 +1,160 @@
+import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {parseFrontmatter} from '../src/model/frontmatter.js'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+const repository = fileURLToPath(new URL('..', import.meta.url))
+const bin = path.join(repository, 'dist/src/cli/bin.js')
+const fixtures = path.join(repository, 'test/fixtures/fix')
+const phase = '.planning/phases/01-storage'
+/** The fixture plan that the test turns into CRLF before fixing. */
+const crlfPlan = `${phase}/01-02-PLAN.md`
+let sandbox: string
+
+function planlint(...args: string[]) {
+  const result = spawnSync(process.execPath, [bin, ...args], {cwd: sandbox, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}})
+  return {code: result.status, stdout: result.stdout, stderr: result.stderr}
+}
+
+/** Every file of a tree, by relative path. */
+function snapshot(root: string): Map<string, string> {
+  const files = new Map<string, string>()
+  for (const entry of fs.readdirSync(root, {recursive: true, withFileTypes: true})) {
+    if (!entry.isFile()) continue
+    const full = path.join(entry.parentPath, entry.name)
+    files.set(path.relative(root, full), fs.readFileSync(full, 'utf8'))
+  }
+  return files
+}
+
+const toCrlf = (text: string) => text.replace(/\r?\n/g, '\r\n')
+
+beforeEach(() => {
+  sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-fix-'))
+  fs.cpSync(path.join(fixtures, 'before'), sandbox, {recursive: true})
+  const crlf = path.join(sandbox, crlfPlan)
+  fs.writeFileSync(crlf, toCrlf(fs.readFileSync(crlf, 'utf8')))
+})
+
+afterEach(() => fs.rmSync(sandbox, {recursive: true, force: true}))
+
+describe('planlint --fix', () => {
+  it('turns the before tree into the after tree, keeps CRLF and modes, and leaves valid YAML', () => {
+    fs.chmodSync(path.join(sandbox, `${phase}/01-01-PLAN.md`), 0o640)
+    const {code, stdout, stderr} = planlint('--fix', '--format', 'json')
+    expect(stderr).toBe('planlint: applied 5 fixes to 3 files\n')
+    const expected = snapshot(path.join(fixtures, 'after'))
+    expected.set(crlfPlan, toCrlf(expected.get(crlfPlan)!))
+    expect(snapshot(sandbox)).toEqual(expected)
+    expect(fs.statSync(path.join(sandbox, `${phase}/01-01-PLAN.md`)).mode & 0o777).toBe(0o640)
+    for (const [file, text] of snapshot(sandbox)) {
+      const frontmatter = parseFrontmatter(text)
+      if (frontmatter && !file.endsWith('01-03-PLAN.md')) expect(frontmatter.errors, file).toEqual([])
+    }
+    // What remains is what has no safe fix: `autonomous` in a plan whose YAML does not parse.
+    const results = JSON.parse(stdout) as Array<{filePath: string; messages: Array<{ruleId: string; line: number}>}>
+    const remaining = results.flatMap((result) => result.messages.map((message) => `${path.basename(result.filePath)}:${message.line} ${message.ruleId}`))
+    expect(remaining).toEqual(['01-03-PLAN.md:6 autonomous-flag'])
+    expect(code).toBe(1)
+  })
+
+  it('changes nothing on a second run', () => {
+    planlint('--fix')
+    const once = snapshot(sandbox)
+    const second = planlint('--fix')
+    expect(second.stderr).toBe('')
+    expect(snapshot(sandbox)).toEqual(once)
+  })
+
+  it('never fixes task markup quoted in a code fence', () => {
+    planlint('--fix')
+    const text = fs.readFileSync(path.join(sandbox, `${phase}/01-01-PLAN.md`), 'utf8')
+    expect(text).toContain('```xml\n<task type="checkpoint:decision" auto_select="s3-compatable">')
+    expect(text).toContain('gate="blocking" auto_select="s3-compatible">')
+  })
+
+  it('--fix-dry-run prints a unified diff and writes nothing', () => {
+    const before = snapshot(sandbox)
+    const {code, stdout, stderr} = planlint('--fix-dry-run', `${phase}/01-01-SUMMARY.md`)
+    expect(stdout).toContain(`--- a/${phase}/01-01-SUMMARY.md\n+++ b/${phase}/01-01-SUMMARY.md\n@@ -3,5 +3,5 @@\n`)
+    expect(stdout).toContain('\n-## Research Complete\n+## RESEARCH COMPLETE\n')
+    expect(stderr).toBe('planlint: would apply 1 fix to 1 file\n')
+    expect(code).toBe(0)
+    expect(snapshot(sandbox)).toEqual(before)
+  })
+
+  it('--fix-dry-run with --format json gives the fixed text as `output`, like ESLint', () => {
+    const {stdout} = planlint('--fix-dry-run', '--format', 'json', `${phase}/01-01-SUMMARY.md`)
+    const [result] = JSON.parse(stdout) as Array<{output?: string; messages: unknown[]}>
+    expect(result.output).toContain('## RESEARCH COMPLETE\n')
+    expect(result.messages).toEqual([])
+  })
+
+  it('--rule applies only the named rules’ fixes', () => {
+    const {stderr} = planlint('--fix', '--rule', 'planlint/completion-marker')
+    expect(stderr).toBe('planlint: applied 1 fix to 1 file\n')
+    expect(fs.readFileSync(path.join(sandbox, `${phase}/01-01-PLAN.md`), 'utf8')).toContain('autonomous: "yes"')
+    expect(planlint('--rule', 'autonomous-flag').code).toBe(2)
+    expect(planlint('--fix', '--rule', 'no-such-rule').stderr).toContain('unknown rule `no-such-rule`')
+  })
+
+  it('exits 0 when fixing leaves no error', () => {
+    expect(planlint('--fix', `${phase}/01-01-PLAN.md`, `${phase}/01-02-PLAN.md`).code).toBe(0)
+    expect(planlint(`${phase}/01-01-PLAN.md`, `${phase}/01-02-PLAN.md`).code).toBe(0)
+  })
+
+  it('leaves a file that is not UTF-8 as it was, says so, and exits 2', () => {
+    const latin1 = path.join(sandbox, `${phase}/01-01-PLAN.md`)
+    const bytes = Buffer.concat([Buffer.from(fs.readFileSync(latin1, 'utf8').replace('Object storage', 'Object storage, caf'), 'latin1'), Buffer.from([0xe9, 0x0a])])
+    fs.writeFileSync(latin1, bytes)
+    const {code, stderr} = planlint('--fix', `${phase}/01-01-PLAN.md`)
+    expect(code).toBe(2)
+    expect(stderr).toContain(`could not write ${phase}/01-01-PLAN.md (the file changed on disk, or is not UTF-8 text); the file is unchanged`)
+    expect(fs.readFileSync(latin1).equals(bytes)).toBe(true)
+  })
+})
+
+describe('fix safety, end to end through a user rule', () => {
+  it('drops fixes that would touch a code block, break the YAML or mix line endings, and keeps their messages', () => {
+    // A plugin built with planlint's own `remarkRule`, whose fixes are all unsafe but one.
+    fs.mkdirSync(path.join(sandbox, 'node_modules'))
+    fs.symlinkSync(repository, path.join(sandbox, 'node_modules/planlint'), 'dir')
+    fs.writeFileSync(
+      path.join(sandbox, '.remarkrc.mjs'),
+      `import planlint, {remarkRule} from 'planlint'
+const unsafe = remarkRule({
+  id: 'unsafe-fixes', description: 'Offers unsafe fixes.', severity: 'error', kinds: ['plan'], fixable: 'fix', defaultOptions: {},
+  check({document, report}) {
+    const fence = document.opaque.find((region) => region.kind === 'fenced')
+    if (fence) report({message: 'code', range: fence.range, fix: {range: [fence.range[0] + 3, fence.range[0] + 6], text: 'js'}})
+    const phase = document.frontmatter.entries.get('phase')
+    report({message: 'yaml', range: phase.valueRange, fix: {range: phase.valueRange, text: '[01-storage'}})
+    const end = document.text.length
+    report({message: 'eol', range: [end, end], fix: {range: [end, end], text: '\\n<!-- end -->\\n'}})
+    if (!document.text.includes('<!-- end -->')) report({message: 'safe', range: [end, end], fix: {range: [end, end], text: document.lines.eol + '<!-- end -->' + document.lines.eol}})
+  }
+})
+export default {plugins: [planlint, [unsafe, ['error']]]}
+`
+    )
+    const plan = path.join(sandbox, `${phase}/01-01-PLAN.md`)
+    const before = toCrlf(fs.readFileSync(plan, 'utf8'))
+    fs.writeFileSync(plan, before)
+    const {stdout} = planlint('--fix', '--format', 'json', `${phase}/01-01-PLAN.md`)
+    const after = fs.readFileSync(plan, 'utf8')
+    expect(after).toContain('```xml\r\n')
+    expect(after).toContain('phase: 01-storage\r\n')
+    expect(after.replace(/\r\n/g, '')).not.toContain('\n')
+    expect(after.endsWith('</task>\r\n\r\n<!-- end -->\r\n')).toBe(true)
+    const [result] = JSON.parse(stdout) as Array<{messages: Array<{ruleId: string; message: string; fix?: unknown}>}>
+    const left = result.messages.filter((message) => message.ruleId === 'unsafe-fixes')
+    expect(left.map((message) => [message.message, message.fix])).toEqual([
+      ['yaml', undefined],
+      ['code', undefined],
+      ['eol', undefined]
+    ])
+  })
+})
