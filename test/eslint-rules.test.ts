@@ -155,3 +155,17 @@ describe('fixing through ESLint', () => {
     expect(messages.map((message) => `${message.line}:${message.column} ${message.ruleId}`)).toEqual(['4:13 planlint/autonomous-flag'])
   })
 })
+
+describe('options through ESLint', () => {
+  it('rejects a misspelt option with ESLint’s schema error, and passes known ones to the rule', () => {
+    const linter = new Linter({cwd: sandbox})
+    const withOptions = (options: Record<string, unknown>) => [
+      ...planlint.configs.recommended,
+      {files: ['**/*.md'], rules: {'planlint/completion-marker': ['error', options]}}
+    ]
+    const filename = path.join(sandbox, 'options/.planning/phases/01-a/01-RESEARCH.md')
+    expect(() => linter.verify('# Research\n', withOptions({requried: []}), {filename})).toThrow(/requried|additional properties/i)
+    const messages = linter.verify('# Research\n', withOptions({required: ['**/*-RESEARCH.md']}), {filename})
+    expect(messages.map((message) => [message.ruleId, message.severity, message.line])).toEqual([['planlint/completion-marker', 2, 1]])
+  })
+})

@@ -10,7 +10,7 @@ import {AST_NODE_TYPES, ESLintUtils, type TSESTree} from '@typescript-eslint/uti
  * registered in `rules/index.ts`.
  */
 
-const createRule = ESLintUtils.RuleCreator((name) => `https://github.com/planlint/planlint/blob/main/docs/development.md#${name}`)
+const createRule = ESLintUtils.RuleCreator((name) => `https://github.com/planlint/planlint/blob/main/docs/architecture.md#${name}`)
 
 type MessageIds = 'noDefaultExport' | 'notRemarkRule' | 'idMismatch' | 'noDescription' | 'noDocPage' | 'notRegistered'
 
