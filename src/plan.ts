@@ -13,6 +13,19 @@ export function isCheckpoint(task: Element): boolean {
   return taskType(task)?.startsWith('checkpoint:') ?? false
 }
 
+/** Types that stop for a person though they are not spelt `checkpoint:*` (`task-type` fixes the spelling). */
+const humanTypeSlips = new Set(['checkpoint', 'human-verify', 'human-action', 'decision', 'tdd-review', 'manual', 'human'])
+
+/**
+ * Whether a task stops for a person: a checkpoint, or a slip of one
+ * (`human-verify`, `checkpoint:human_verify`, `manual`).
+ */
+export function isHumanTask(task: Element): boolean {
+  const type = taskType(task)?.trim().toLowerCase().replace(/_/g, '-')
+  if (type === undefined) return false
+  return type.startsWith('checkpoint') || humanTypeSlips.has(type)
+}
+
 /** The text between an element's tags. */
 export function contentOf(document: PlanDocument, element: Element): string {
   return document.text.slice(element.contentRange[0], element.contentRange[1])
