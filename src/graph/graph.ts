@@ -93,6 +93,12 @@ export class PlanGraph {
     for (const node of nodes) this.byPath.set(node.path, node)
   }
 
+  /** The node of the plan at `filePath` (absolute), if it is a plan of this tree. */
+  planAt(filePath: string | undefined): PlanNode | undefined {
+    const node = filePath === undefined ? undefined : this.byPath.get(filePath)
+    return node?.summaryOnly ? undefined : node
+  }
+
   /** Resolves one `depends_on` entry of `from` (see the spec's "Resolving depends_on"). */
   resolve(from: PlanNode, entryText: string): Resolution {
     let text = entryText.trim()
