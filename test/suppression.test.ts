@@ -1,26 +1,19 @@
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {clearPlanGraphCache} from '../src/graph/graph.js'
 import {lintFiles} from '../src/lint.js'
 import {buildDocument} from '../src/model/document.js'
 import {docExamplesOf} from './support/doc-examples.js'
+import {removeTree, writeTree, type TreeFile} from './support/tree.js'
 
 const temporary: string[] = []
 afterEach(() => {
-  for (const folder of temporary.splice(0)) fs.rmSync(folder, {recursive: true, force: true})
+  for (const folder of temporary.splice(0)) removeTree(folder)
 })
 
 /** Writes files to a fresh folder and lints them with the recommended preset, as the CLI does. */
-async function lint(files: Array<{path: string; text: string}>): Promise<string[]> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-suppression-'))
+async function lint(files: TreeFile[]): Promise<string[]> {
+  const root = writeTree(files)
   temporary.push(root)
-  for (const file of files) {
-    fs.mkdirSync(path.dirname(path.join(root, file.path)), {recursive: true})
-    fs.writeFileSync(path.join(root, file.path), file.text)
-  }
-  clearPlanGraphCache()
   const linted = await lintFiles({paths: files.map((file) => file.path), cwd: root, preset: 'recommended'})
   return linted.flatMap((file) =>
     file.messages.map((message) => {
