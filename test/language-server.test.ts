@@ -16,11 +16,9 @@ import {
   type Diagnostic,
   type ProtocolConnection
 } from 'vscode-languageserver-protocol/node'
-import {brokenPlan, cleanPlan, languageServerBin, removeTree, writeTree} from './support/tree.js'
+import {brokenPlan, languageServerBin, planWith, removeTree, writeTree} from './support/tree.js'
 
 const phase = '.planning/phases/01-storage'
-const planWith = (plan: string, dependsOn: string[]) =>
-  cleanPlan.replace('plan: 02', `plan: ${plan}`).replace('depends_on: ["01-01"]', `depends_on: ${JSON.stringify(dependsOn)}`)
 
 /** A client talking to the server over stdio, keeping the latest diagnostics per document. */
 class Client {

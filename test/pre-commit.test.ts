@@ -4,12 +4,10 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {parse} from 'yaml'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {brokenPlan, cleanPlan, cliBin, removeTree, writeTree} from './support/tree.js'
+import {brokenPlan, cliBin, planWith, removeTree, writeTree} from './support/tree.js'
 
 const repository = fileURLToPath(new URL('..', import.meta.url))
 const phase = '.planning/phases/01-storage'
-const planWith = (plan: string, dependsOn: string[]) =>
-  cleanPlan.replace('plan: 02', `plan: ${plan}`).replace('depends_on: ["01-01"]', `depends_on: ${JSON.stringify(dependsOn)}`)
 
 interface HookDefinition {
   id: string

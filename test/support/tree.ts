@@ -55,6 +55,10 @@ autonomous: true
 </task>
 `
 
+/** The clean plan as plan `plan` of phase 01 with these `depends_on` entries. */
+export const planWith = (plan: string, dependsOn: string[]) =>
+  cleanPlan.replace('plan: 02', `plan: ${plan}`).replace('depends_on: ["01-01"]', `depends_on: ${JSON.stringify(dependsOn)}`)
+
 /** The built CLI and language server (tests run after \`tsc\`, as \`npm test\` does). */
 export const cliBin = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url))
 export const languageServerBin = fileURLToPath(new URL('../../dist/src/lsp/bin.js', import.meta.url))
