@@ -6,6 +6,7 @@ import type {VFile} from 'vfile'
 import {buildDocument, type PlanDocument} from './model/document.js'
 import {planGraphFor, type PlanGraph} from './graph/graph.js'
 import {docsUrl, resolveOptions, type Finding, type RuleDefinition} from './rule.js'
+import {isSuppressed} from './suppression.js'
 
 /** A remark plugin for one planlint rule; `rule` is its framework-independent definition. */
 export type RemarkLintRule = Plugin<[unknown?], Root> & {rule: RuleDefinition<any>}
@@ -70,7 +71,10 @@ export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRu
         document,
         options: resolveOptions(rule, options),
         graph: () => (graph ??= planGraphFor(document.path ?? path.resolve(file.cwd, 'unnamed.md'), document.text)),
-        report: (finding) => toMessage(file, document, finding)
+        report: (finding) => {
+          // Inline suppression comments drop a finding before it becomes a message, in every front end.
+          if (!isSuppressed(document, rule.id, finding.range)) toMessage(file, document, finding)
+        }
       })
     } catch (error) {
       // A rule that throws must not take the file (or the run) down with it.

@@ -169,6 +169,8 @@ const describe = (element: Element) => `<${element.name}>`
 export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offset: number) => number) {
   const tasks: Element[] = []
   const problems: MarkupProblem[] = []
+  /** HTML comments outside code (directives such as `<!-- planlint-disable -->` live in them). */
+  const comments: Range[] = []
   const regions = [...opaque].sort((a, b) => a.range[0] - b.range[0])
   let regionIndex = 0
   let stack: Element[] = []
@@ -263,6 +265,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     if (text.startsWith('<!--', at)) {
       const end = text.indexOf('-->', at + 4)
       position = end === -1 ? text.length : end + 3
+      if (end !== -1) comments.push([at, position])
       continue
     }
     const tag = readTag(text, at)
@@ -322,7 +325,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     report('unclosed', `${describe(task)} is not closed before the end of the document`, task.openTag, task)
     endTask(text.length, 'the end of the document')
   }
-  return {tasks, problems}
+  return {tasks, problems, comments}
 
   function checkFence(region: OpaqueRegion) {
     const content = text.slice(region.range[0], region.range[1])

@@ -25,7 +25,12 @@ export interface DocExample {
 }
 
 export function docExamples(ruleId: string): DocExample[] {
-  const source = fs.readFileSync(new URL(`../../docs/rules/${ruleId}.md`, import.meta.url), 'utf8')
+  return docExamplesOf(new URL(`../../docs/rules/${ruleId}.md`, import.meta.url))
+}
+
+/** The examples of any doc page written in the same format. */
+export function docExamplesOf(page: URL): DocExample[] {
+  const source = fs.readFileSync(page, 'utf8')
   const tree = remark().parse(source)
   const examples: DocExample[] = []
   let inExamples = false
