@@ -1,4 +1,5 @@
 import path from 'node:path'
+import {planNodeOf} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
 /**
@@ -14,9 +15,8 @@ export default remarkRule({
   crossFile: true,
   defaultOptions: {},
   check({document, graph, report}) {
-    if (!document.path) return
     const plans = graph()
-    const node = plans.byPath.get(path.resolve(document.path))
+    const node = planNodeOf(document, plans)
     if (!node) return
     for (const entry of node.dependsOn) {
       const resolution = plans.resolve(node, entry.text)
