@@ -5,6 +5,7 @@ import {lintRule} from 'unified-lint-rule'
 import type {VFile} from 'vfile'
 import {buildDocument, type PlanDocument} from './model/document.js'
 import {planGraphFor, type PlanGraph} from './graph/graph.js'
+import {planningConfigFor} from './config.js'
 import {docsUrl, resolveOptions, type Finding, type RuleDefinition} from './rule.js'
 import {isSuppressed} from './suppression.js'
 
@@ -66,11 +67,13 @@ export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRu
     const document = documentOf(tree, file)
     if (!rule.kinds.includes(document.kind)) return
     let graph: PlanGraph | undefined
+    const filePath = document.path ?? path.resolve(file.cwd, 'unnamed.md')
     try {
       rule.check({
         document,
         options: resolveOptions(rule, options),
-        graph: () => (graph ??= planGraphFor(document.path ?? path.resolve(file.cwd, 'unnamed.md'), document.text)),
+        graph: () => (graph ??= planGraphFor(filePath, document.text)),
+        config: () => planningConfigFor(filePath),
         report: (finding) => {
           // Inline suppression comments drop a finding before it becomes a message, in every front end.
           if (!isSuppressed(document, rule.id, finding.range)) toMessage(file, document, finding)

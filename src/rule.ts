@@ -1,6 +1,7 @@
 import type {DocumentKind, PlanDocument} from './model/document.js'
 import type {Range} from './model/text.js'
 import type {PlanGraph} from './graph/graph.js'
+import type {PlanningConfig} from './config.js'
 
 export type Severity = 'error' | 'warning'
 
@@ -27,6 +28,8 @@ export interface RuleContext<Options> {
   options: Options
   /** The plan graph of the document's planning tree (built on first use, shared by the run). */
   graph(): PlanGraph
+  /** `.planning/config.json` of the document's planning tree (read on first use, shared by the run). */
+  config(): PlanningConfig
   report(finding: Finding): void
 }
 

@@ -57,7 +57,7 @@ export const planElementNames = new Set([
   'resume-signal', 'decision', 'context', 'options', 'option', 'pros', 'cons',
   'instructions', 'verification', 'read_first', 'acceptance_criteria', 'automated',
   'human-check', 'precondition', 'behavior', 'implementation', 'what-checked',
-  'gate-results', 'violations'
+  'gate-results', 'violations', 'reversibility'
 ])
 
 interface Tag {

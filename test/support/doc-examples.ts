@@ -8,18 +8,20 @@ import {toString} from 'mdast-util-to-string'
 import {VFile} from 'vfile'
 import {rules} from '../../rules/index.js'
 import {clearPlanGraphCache} from '../../src/graph/graph.js'
+import {clearPlanningConfigCache} from '../../src/config.js'
 
 /**
  * The examples of a rule's doc page, remark-lint style: under `## Examples`,
  * each `### ...` heading starts an example made of one or more `markdown`
  * code blocks with a `path="..."` meta (the files, written to a temporary
- * planning tree) and an optional `text` block with the messages the rule
+ * planning tree; blocks of another language with a `path` meta, such as a
+ * `json` config file, are written but not linted) and an optional `text` block with the messages the rule
  * gives, one per line: `file:line:column-endLine:endColumn: message`.
  * No `text` block means the rule reports nothing.
  */
 export interface DocExample {
   title: string
-  files: Array<{path: string; text: string}>
+  files: Array<{path: string; text: string; lint: boolean}>
   expected: string[]
   options?: unknown
 }
@@ -49,8 +51,8 @@ export function docExamplesOf(page: URL): DocExample[] {
     const code = node as Code
     const filePath = /path="([^"]+)"/.exec(code.meta ?? '')?.[1]
     const options = /options='([^']+)'/.exec(code.meta ?? '')?.[1]
-    if (code.lang === 'markdown' && filePath) {
-      current.files.push({path: filePath, text: code.value + '\n'})
+    if (filePath && code.lang !== 'text') {
+      current.files.push({path: filePath, text: code.value + '\n', lint: code.lang === 'markdown'})
       if (options) current.options = JSON.parse(options)
     } else if (code.lang === 'text') {
       current.expected = code.value.split('\n').filter((line) => line.trim() !== '')
@@ -68,8 +70,9 @@ export async function runExample(ruleId: keyof typeof rules, example: DocExample
       fs.writeFileSync(path.join(root, file.path), file.text)
     }
     clearPlanGraphCache()
+    clearPlanningConfigCache()
     const lines: string[] = []
-    for (const file of example.files) {
+    for (const file of example.files.filter((candidate) => candidate.lint)) {
       const vfile = new VFile({path: path.join(root, file.path), value: file.text, cwd: root})
       const rule = rules[ruleId]
       await remark().use(remarkFrontmatter, ['yaml']).use(rule, example.options === undefined ? undefined : [true, example.options]).process(vfile)
