@@ -159,7 +159,7 @@ function codeSpanEnd(text: string, start: number, length: number): number {
   }
 }
 
-const describe = (element: Element) => `<${element.name}>`
+const describe = (element: Element) => `\`<${element.name}>\``
 
 /**
  * Rebuilds the `<task>` blocks of a document from its source text, skipping
@@ -309,7 +309,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     }
     if (tag.name === 'task') {
       const previous = stack[0]
-      report('nested-task', `<task> opened on line ${lineOf(previous.range[0])} is not closed before the next <task>`, previous.openTag, previous)
+      report('nested-task', `\`<task>\` opened on line ${lineOf(previous.range[0])} is not closed before the next \`<task>\``, previous.openTag, previous)
       endTask(tag.range[0], `the next \`<task>\` (line ${lineOf(tag.range[0])})`)
       if (tag.selfClosing) tasks.push(open(tag))
       else open(tag)
