@@ -78,7 +78,7 @@ export default remarkRule<Options>({
     }
     const errors = rootErrors(frontmatter.errors, (offset) => document.lines.point(offset).line)
     for (const error of errors) {
-      const advice = yamlAdvice[error.code] ?? 'fix the YAML so the workflow can read this frontmatter'
+      const advice = yamlAdvice[error.code] ?? 'quote the value, or fix the YAML, so that every YAML reader gets the values you meant'
       report({message: `Frontmatter is not valid YAML: ${error.message.replace(/\.$/, '')}; ${advice}`, range: error.range})
     }
     const opening: [number, number] = [0, 3]
@@ -102,10 +102,12 @@ export default remarkRule<Options>({
 
     const wave = entries.get('wave')
     if (wave && !(typeof wave.value === 'number' && Number.isInteger(wave.value) && wave.value >= 0)) {
-      const quotedInteger = typeof wave.value === 'string' && /^\d+$/.test(wave.value.trim())
-      const message = `\`wave\` is \`${written(wave) || 'empty'}\`; it must be an integer ≥ 0 (\`wave: 1\`)`
-      if (quotedInteger) report(withFix({message, range: wave.valueRange}, {range: wave.valueRange, text: String(Number(wave.value))}))
-      else report({message, range: wave.valueRange})
+      if (typeof wave.value === 'string' && /^\d+$/.test(wave.value.trim())) {
+        const integer = String(Number(wave.value))
+        report(withFix({message: `\`wave\` is the string \`${written(wave)}\`; write the integer \`${integer}\``, range: wave.valueRange}, {range: wave.valueRange, text: integer}))
+      } else {
+        report({message: `\`wave\` is \`${written(wave) || 'empty'}\`; it must be an integer ≥ 0: waves run in order, the plans of a wave in parallel`, range: wave.valueRange})
+      }
     }
 
     for (const key of ['depends_on', 'files_modified']) {

@@ -53,13 +53,15 @@ export default remarkRule<Options>({
         continue
       }
       const checkpoint = value.startsWith('checkpoint:')
-      const candidates = closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:') === checkpoint))
+      // A bare `checkpoint` meant a checkpoint too: offer those first.
+      const checkpointLike = value.toLowerCase().startsWith('checkpoint')
+      const candidates = closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:') === checkpointLike))
       report({
         message: checkpoint
           ? `\`${value}\` is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${listed(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
           : `Task type \`${value || 'empty'}\` is not one of ${listed(taskTypes)}; use one of them, or add it to the \`additionalTypes\` option`,
         range,
-        suggestions: (checkpoint ? candidates : ['auto', ...closestFirst(value, types).filter((type) => type !== 'auto')]).map((text) => ({range, text})),
+        suggestions: (checkpointLike ? candidates : ['auto', ...closestFirst(value, types).filter((type) => type !== 'auto')]).map((text) => ({range, text})),
         ...(checkpoint ? {severity: 'warning' as const} : {})
       })
     }

@@ -98,6 +98,18 @@ Step one.
     expect(document.markupProblems).toEqual([])
     expect(child(document.tasks[0], 'action')).toBeDefined()
   })
+
+  it('reads repeated words in prose tags as words, not duplicate attributes', () => {
+    const text = plan('<task type="auto">\n<action>Render <UsageSummary data ?? null ?? null> and <Si a la a></action>\n</task>\n')
+    expect(buildDocument(text, 'x-PLAN.md').markupProblems).toEqual([])
+  })
+
+  it('ends a code span inside a task at the end of its line, so a lone backtick hides no tags', () => {
+    const text = plan('<task type="auto">\n<verify><automated>grep -q "push(\\`/admin" f.tsx</automated></verify>\n<done>`page.tsx` exists</done>\n</task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.markupProblems).toEqual([])
+    expect(document.tasks[0].children.map((element) => element.name)).toEqual(['verify', 'done'])
+  })
 })
 
 describe('frontmatter', () => {

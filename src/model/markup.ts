@@ -146,13 +146,17 @@ function backtickRun(text: string, start: number): number {
   return end - start
 }
 
-/** End of the code span opened by the backtick run at `start`, or -1 (CommonMark spans stop at a blank line). */
-function codeSpanEnd(text: string, start: number, length: number): number {
+/**
+ * End of the code span opened by the backtick run at `start`, or -1. CommonMark
+ * spans stop at a blank line; inside a task they stop at the end of the line,
+ * since a lone backtick in a shell command must not hide the tags after it.
+ */
+function codeSpanEnd(text: string, start: number, length: number, oneLine: boolean): number {
   let position = start + length
   for (;;) {
     const next = text.indexOf('`', position)
     if (next === -1) return -1
-    if (/\n[ \t]*\r?\n/.test(text.slice(position, next))) return -1
+    if ((oneLine ? /\n/ : /\n[ \t]*\r?\n/).test(text.slice(position, next))) return -1
     const run = backtickRun(text, next)
     if (run === length) return next + run
     position = next + run
@@ -224,13 +228,15 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
   }
 
   const checkAttributes = (element: Element) => {
+    // Attributes of prose tags (`<Si a la vez>`, `<UsageSummary x ?? null>`) are words, not markup.
+    if (!planElementNames.has(element.name)) return
     const seen = new Set<string>()
     for (const attribute of element.attributes) {
       if (seen.has(attribute.name)) {
         report('duplicate-attribute', `Attribute \`${attribute.name}\` is given twice on ${describe(element)}`, attribute.range, element)
       }
       seen.add(attribute.name)
-      if (attribute.value !== undefined && attribute.quote === '' && planElementNames.has(element.name)) {
+      if (attribute.value !== undefined && attribute.quote === '') {
         report('unquoted-attribute', `Attribute \`${attribute.name}\` on ${describe(element)} is not quoted`, attribute.range, element)
       }
     }
@@ -256,7 +262,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     }
     if (text[at] === '`') {
       const length = backtickRun(text, at)
-      const end = codeSpanEnd(text, at, length)
+      const end = codeSpanEnd(text, at, length, stack.length > 0)
       position = end === -1 ? at + length : end
       continue
     }
