@@ -60,6 +60,9 @@ export const planElementNames = new Set([
   'gate-results', 'violations'
 ])
 
+/** Plan elements that hold elements rather than text: an unclosed tag inside any other is a mention in prose. */
+const structuralElementNames = new Set(['task', 'verify', 'options', 'option'])
+
 interface Tag {
   closing: boolean
   name: string
@@ -186,12 +189,16 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     element.contentRange = [element.contentRange[0], Math.max(element.contentRange[0], end)]
   }
 
-  /** Pops elements above `depth`; plan elements among them are unclosed, others are prose and dissolve. */
+  /**
+   * Pops elements above `depth`. Plan elements among them are unclosed; other
+   * tags are prose and dissolve, and so do plan tag names inside an element's
+   * text (`Then run the tests in <behavior>`, `git add <files>`).
+   */
   const unwind = (depth: number, end: number, closer: string) => {
     while (stack.length > depth) {
       const element = stack.pop()!
       cutOff(element, end)
-      if (planElementNames.has(element.name)) {
+      if (planElementNames.has(element.name) && (!element.parent || structuralElementNames.has(element.parent.name))) {
         report('unclosed', `${describe(element)} is not closed before ${closer}`, element.openTag, element)
       } else if (element.parent) {
         const siblings = element.parent.children
@@ -252,8 +259,10 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     while (regionIndex < regions.length && regions[regionIndex].range[1] <= at) regionIndex++
     const region = regions[regionIndex]
     if (region && region.range[0] <= at) {
-      if (region.kind === 'indented' && stack.length > 0) {
-        // Inside a task, indentation after a blank line is the task's own text, not a code example.
+      const multiLineSpan = region.kind === 'inline' && text.slice(region.range[0], region.range[1]).includes('\n')
+      if (stack.length > 0 && (region.kind === 'indented' || multiLineSpan)) {
+        // Inside a task, indentation after a blank line is the task's own text, not a code example,
+        // and a code span that runs over lines is a lone backtick: the backticks are read below, line by line.
       } else {
         if (region.kind === 'fenced') checkFence(region)
         position = region.range[1]
@@ -321,6 +330,9 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
       else open(tag)
       continue
     }
+    // `<action>` in the text of an `<action>` ("no fences in <action>") is a mention: it must not take the real close tag.
+    const innermost = stack[stack.length - 1]
+    if (!structuralElementNames.has(innermost.name) && stack.some((element) => element.name === tag.name)) continue
     open(tag)
   }
   if (stack.length > 0) {
