@@ -122,8 +122,8 @@ Step one.
     expect(document.tasks[0].children.map((element) => element.name)).toEqual(['action', 'verify'])
   })
 
-  it('reads repeated words in prose tags as words, not duplicate attributes', () => {
-    const text = plan('<task type="auto">\n<action>Render <UsageSummary data ?? null ?? null> and <Si a la a></action>\n</task>\n')
+  it('reads repeated words in prose tags as words, and JSX attributes as code', () => {
+    const text = plan('<task type="auto">\n<action>Render <UsageSummary data ?? null ?? null> and <Si a la a> and <option key={p.id}>x</option></action>\n</task>\n')
     expect(buildDocument(text, 'x-PLAN.md').markupProblems).toEqual([])
   })
 

@@ -243,7 +243,8 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
         report('duplicate-attribute', `Attribute \`${attribute.name}\` is given twice on ${describe(element)}`, attribute.range, element)
       }
       seen.add(attribute.name)
-      if (attribute.value !== undefined && attribute.quote === '') {
+      // `key={item.id}` is JSX in a code sample, not plan markup.
+      if (attribute.value !== undefined && attribute.quote === '' && !attribute.value.startsWith('{')) {
         report('unquoted-attribute', `Attribute \`${attribute.name}\` on ${describe(element)} is not quoted`, attribute.range, element)
       }
     }
