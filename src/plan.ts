@@ -6,6 +6,12 @@ import {frontmatterItems} from './model/frontmatter.js'
 
 /** Helpers the plan rules share: reading a task's type and an element's text. */
 
+/** The task types the workflow documents. */
+export const taskTypes = [
+  'auto', 'tdd', 'tracer',
+  'checkpoint:human-verify', 'checkpoint:decision', 'checkpoint:human-action', 'checkpoint:tdd-review'
+]
+
 /** A task's `type` attribute value (`undefined` when absent). */
 export function taskType(task: Element): string | undefined {
   return attribute(task, 'type')?.value

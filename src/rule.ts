@@ -19,7 +19,11 @@ export interface Finding {
   fix?: Edit
   /** Candidate edits, closest first, none applied automatically. */
   suggestions?: Edit[]
-  /** Report this finding as an error even when the rule's default is a warning. */
+  /**
+   * This finding's severity when it differs from the rule's (a warning inside an
+   * error rule, or the reverse). It wins over the severity the rule runs at, so
+   * configuring a rule changes only its other findings; `off` still silences all.
+   */
   severity?: Severity
 }
 

@@ -15,8 +15,10 @@ import {clearPlanningConfigCache} from '../../src/config.js'
  * each `### ...` heading starts an example made of one or more `markdown`
  * code blocks with a `path="..."` meta (the files, written to a temporary
  * planning tree; blocks of another language with a `path` meta, such as a
- * `json` config file, are written but not linted) and an optional `text` block with the messages the rule
- * gives, one per line: `file:line:column-endLine:endColumn: message`.
+ * `json` config file, are written but not linted) and an optional `text`
+ * block with the messages the rule gives, one per line:
+ * `file:line:column-endLine:endColumn: message`, marked ` [warning]` or
+ * ` [error]` when the message's severity is not the rule's default.
  * No `text` block means the rule reports nothing.
  */
 export interface DocExample {
@@ -79,7 +81,9 @@ export async function runExample(ruleId: keyof typeof rules, example: DocExample
       for (const message of vfile.messages) {
         const place = message.place && 'start' in message.place ? message.place : undefined
         const at = place ? `${place.start.line}:${place.start.column}-${place.end.line}:${place.end.column}` : `${message.line}:${message.column}`
-        lines.push(`${path.basename(file.path)}:${at}: ${message.reason}`)
+        const severity = message.fatal ? 'error' : 'warning'
+        const marked = severity === rule.rule.severity ? '' : ` [${severity}]`
+        lines.push(`${path.basename(file.path)}:${at}: ${message.reason}${marked}`)
       }
     }
     return lines
