@@ -1,5 +1,13 @@
-import {isCheckpoint, lineOf, taskType} from '../src/plan.js'
+import {isHumanTask, lineOf, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
+
+/** The boolean a string such as `"false"` or `yes` was meant as. */
+function booleanMeant(value: unknown): boolean | undefined {
+  const text = String(value).trim().toLowerCase()
+  if (['true', 'yes', 'on', 'y'].includes(text)) return true
+  if (['false', 'no', 'off', 'n'].includes(text)) return false
+  return undefined
+}
 
 /**
  * Frontmatter `autonomous` must agree with the tasks: `false` when the plan
@@ -18,14 +26,18 @@ export default remarkRule({
     if (!frontmatter || !frontmatter.data) return
     // Edits to YAML that does not parse could make it worse; the fix waits for valid YAML.
     const canFix = frontmatter.errors.length === 0
-    const checkpoints = document.tasks.filter(isCheckpoint)
+    const checkpoints = document.tasks.filter(isHumanTask)
     const expected = checkpoints.length === 0
+    // A tracer task may stop at its feedback gate, so a plan with one may be either; a plan
+    // without `<task>` blocks keeps its tasks in some other form planlint cannot judge.
+    const undecidable = expected && (document.tasks.length === 0 || document.tasks.some((task) => taskType(task) === 'tracer'))
     const reason =
       checkpoints.length > 0
         ? `this plan has ${checkpoints.length === 1 ? 'a' : checkpoints.length} checkpoint task${checkpoints.length === 1 ? '' : 's'} (\`${taskType(checkpoints[0])}\` on line ${lineOf(document, checkpoints[0].range[0])})`
         : 'this plan has no checkpoint task'
     const entry = frontmatter.entries.get('autonomous')
     if (!entry) {
+      if (undecidable) return
       const eol = document.lines.eol
       const at = frontmatter.contentRange[1]
       const needsBreak = at > 0 && document.text[at - 1] !== '\n'
@@ -36,21 +48,21 @@ export default remarkRule({
       })
       return
     }
-    const written = document.text.slice(entry.valueRange[0], entry.valueRange[1])
-    const fix = canFix ? {fix: {range: entry.valueRange, text: String(expected)}} : {}
     if (typeof entry.value !== 'boolean') {
+      const written = document.text.slice(entry.valueRange[0], entry.valueRange[1])
+      const value = undecidable ? (booleanMeant(entry.value) ?? expected) : expected
       report({
-        message: `\`autonomous\` is \`${written || 'empty'}\`, not a YAML boolean; ${reason}, so write \`${expected}\``,
+        message: `\`autonomous\` is \`${written || 'empty'}\`, not a YAML boolean; ${undecidable ? 'write' : `${reason}, so write`} \`${value}\``,
         range: entry.valueRange,
-        ...fix
+        ...(canFix ? {fix: {range: entry.valueRange, text: String(value)}} : {})
       })
-    } else if (entry.value !== expected) {
+    } else if (!undecidable && entry.value !== expected) {
       report({
         message: expected
           ? `\`autonomous: false\` but ${reason}: the plan waits for a human for nothing; set it to \`true\``
           : `\`autonomous: true\` but ${reason}: an unattended run would go through it; set it to \`false\``,
         range: entry.valueRange,
-        ...fix
+        ...(canFix ? {fix: {range: entry.valueRange, text: String(expected)}} : {})
       })
     }
   }

@@ -14,9 +14,8 @@ export default remarkRule({
   crossFile: true,
   defaultOptions: {},
   check({document, graph, report}) {
-    if (!document.path) return
     const plans = graph()
-    const node = plans.byPath.get(path.resolve(document.path))
+    const node = plans.planAt(document.path)
     if (!node) return
     for (const entry of node.dependsOn) {
       const resolution = plans.resolve(node, entry.text)

@@ -1,4 +1,3 @@
-import path from 'node:path'
 import {remarkRule} from '../src/remark.js'
 
 /**
@@ -13,9 +12,8 @@ export default remarkRule({
   crossFile: true,
   defaultOptions: {},
   check({document, graph, report}) {
-    if (!document.path) return
     const plans = graph()
-    const node = plans.byPath.get(path.resolve(document.path))
+    const node = plans.planAt(document.path)
     if (!node || node.dependsOn.length === 0) return
     const found = plans.cycleThrough(node)
     if (!found) return

@@ -2,6 +2,7 @@ import {presets} from './presets/index.js'
 
 export {rules, type RuleId} from '../rules/index.js'
 export {remarkRule, documentOf, type RemarkLintRule} from './remark.js'
+export {default as suppressionCheck} from './suppression-check.js'
 export {buildDocument, parseMarkdown, type PlanDocument, type DocumentKind} from './model/document.js'
 export {planGraphFor, PlanGraph, type PlanNode} from './graph/graph.js'
 export type {Edit, Finding, RuleDefinition, Severity} from './rule.js'

@@ -1,8 +1,16 @@
+import picomatch from 'picomatch'
 import type {PlanDocument} from './model/document.js'
 import {attribute, descendants, type Element} from './model/markup.js'
 import type {Range} from './model/text.js'
+import {frontmatterItems} from './model/frontmatter.js'
 
 /** Helpers the plan rules share: reading a task's type and an element's text. */
+
+/** The task types the workflow documents. */
+export const taskTypes = [
+  'auto', 'tdd', 'tracer',
+  'checkpoint:human-verify', 'checkpoint:decision', 'checkpoint:human-action', 'checkpoint:tdd-review'
+]
 
 /** A task's `type` attribute value (`undefined` when absent). */
 export function taskType(task: Element): string | undefined {
@@ -11,6 +19,19 @@ export function taskType(task: Element): string | undefined {
 
 export function isCheckpoint(task: Element): boolean {
   return taskType(task)?.startsWith('checkpoint:') ?? false
+}
+
+/** Types that stop for a person though they are not spelt `checkpoint:*` (`task-type` fixes the spelling). */
+const humanTypeSlips = new Set(['checkpoint', 'human-verify', 'human-action', 'decision', 'tdd-review', 'manual', 'human'])
+
+/**
+ * Whether a task stops for a person: a checkpoint, or a slip of one
+ * (`human-verify`, `checkpoint:human_verify`, `manual`).
+ */
+export function isHumanTask(task: Element): boolean {
+  const type = taskType(task)?.trim().toLowerCase().replace(/_/g, '-')
+  if (type === undefined) return false
+  return type.startsWith('checkpoint') || humanTypeSlips.has(type)
 }
 
 /** The text between an element's tags. */
@@ -34,3 +55,105 @@ export function attributeRemovalRange(document: PlanDocument, range: Range): Ran
 export function lineOf(document: PlanDocument, offset: number): number {
   return document.lines.point(offset).line
 }
+
+/** One line of an element's text; `start` is its offset in the source. */
+export interface TextLine {
+  text: string
+  start: number
+}
+
+/** The lines of an element's content, without line breaks, blank lines skipped. */
+export function contentLines(document: PlanDocument, element: Element): TextLine[] {
+  const lines: TextLine[] = []
+  const [start, end] = element.contentRange
+  const pattern = /[^\r\n]+/g
+  const content = document.text.slice(start, end)
+  for (const match of content.matchAll(pattern)) {
+    if (match[0].trim() !== '') lines.push({text: match[0], start: start + match.index})
+  }
+  return lines
+}
+
+/** An element's text with its child tags removed (`<verify><automated>x</automated></verify>` reads `x`). */
+export function plainText(document: PlanDocument, element: Element): string {
+  return contentOf(document, element).replace(/<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>/g, ' ')
+}
+
+/** A file path named in `<files>`, `<read_first>` or `files_modified`, with its place in the source. */
+export interface PathEntry {
+  path: string
+  range: Range
+}
+
+/** What can start a path: not prose (`(no files)`, `N/A`, `—`). */
+const pathStart = /^[\w.~@$/{[*-]/
+/** A path-like token: has a separator, a file extension, or is a known extension-less file name. */
+const pathLike = /[/\\]|\.[A-Za-z0-9]{1,10}$|^(Dockerfile|Makefile|Procfile|Gemfile|Rakefile|Justfile|LICENSE|README)$/
+const notPath = /^(n\/a|none|tbd|todo|etc\.?)$/i
+
+/**
+ * The paths a `<files>`-like element names. Real plans write one path per
+ * line or comma-separated, as list items, in backticks or `<item>` tags, with
+ * notes after them (`src/a.ts (NEW)`, `src/b.ts — the parser`, `src/c.ts:55`).
+ * Conservative: a line's first token counts only when it looks like a path;
+ * prose lines (`(no files — verification only)`) name none.
+ */
+export function pathEntries(document: PlanDocument, element: Element): PathEntry[] {
+  const entries: PathEntry[] = []
+  const [start, end] = element.contentRange
+  // Tags (`<item>`) become spaces of the same length, so offsets stay exact.
+  const content = document.text.slice(start, end).replace(/<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>/g, (tag) => ' '.repeat(tag.length))
+  // Lines, or parts of a line split at `,` and `;` (but not the comma of a `{a,b}` brace group).
+  for (const piece of content.matchAll(/(?:[^\n,;{]|\{[^}\n]*\}?)+/g)) {
+    const token = /^[\s>*+-]*(?:\d+[.)]\s+)?`?([^\s`()'"]+)/.exec(piece[0])
+    if (!token) continue
+    let text = token[1].replace(/:\d+(?:-\d+)?$/, '').replace(/[.:]$/, '')
+    if (!pathStart.test(text) || !/[A-Za-z0-9]/.test(text) || notPath.test(text) || !pathLike.test(text.replace(/\/$/, '/x'))) continue
+    const at = start + piece.index + token[0].length - token[1].length
+    entries.push({path: text, range: [at, at + text.length]})
+  }
+  return entries
+}
+
+/** A path as compared between lists: no leading `./`, forward slashes. */
+export function normalizePath(value: string): string {
+  return value.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '')
+}
+
+/**
+ * Whether a path is a glob (`src/**\/*.ts`, `icons/*.png`, `{a,b}.ts`). Square
+ * brackets are not: `app/[id]/page.tsx` is a real route folder.
+ */
+export function isGlob(value: string): boolean {
+  return /[*?]|\{[^}]*,[^}]*\}/.test(value)
+}
+
+/** The `files_modified` entries of a plan's frontmatter, with their ranges (empty when absent). */
+export function filesModified(document: PlanDocument): PathEntry[] {
+  const frontmatter = document.frontmatter
+  const entry = frontmatter?.entries.get('files_modified')
+  if (!frontmatter || !entry) return []
+  return frontmatterItems(frontmatter, entry)
+    .filter((item) => typeof item.value === 'string' && item.value.trim() !== '')
+    .map((item) => ({path: String(item.value).trim(), range: item.range}))
+}
+
+/** The paths every `<name>` element of a plan's tasks lists (`files`, `read_first`), in document order. */
+export function taskPaths(document: PlanDocument, name: string): Array<PathEntry & {task: Element}> {
+  return document.tasks.flatMap((task) =>
+    [...descendants(task)].filter((element) => element.name === name).flatMap((element) => pathEntries(document, element).map((entry) => ({...entry, task})))
+  )
+}
+
+/**
+ * Whether a listed path covers another: the same file (after `normalizePath`),
+ * a glob that matches it, or a folder (`src/ui/`) that holds it.
+ */
+export function pathCovers(listed: string, named: string): boolean {
+  const a = normalizePath(listed)
+  const b = normalizePath(named)
+  if (a === b) return true
+  if (isGlob(a)) return picomatch.isMatch(b, a, {dot: true})
+  return a.endsWith('/') && b.startsWith(a)
+}
+

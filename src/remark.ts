@@ -79,6 +79,7 @@ export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRu
         for (const message of file.messages.slice(before)) {
           const planlint = (message as {planlint?: {severity?: string}}).planlint
           if (planlint?.severity === 'error') message.fatal = true
+          if (planlint?.severity === 'warning') message.fatal = false
         }
         next(error)
       })

@@ -3,6 +3,8 @@ import {safeFinding} from './edits.js'
 import type {DocumentKind, PlanDocument} from './model/document.js'
 import type {Range} from './model/text.js'
 import {planGraphFor, type PlanGraph} from './graph/graph.js'
+import {planningConfigFor, type PlanningConfig} from './config.js'
+import {isSuppressed} from './suppression.js'
 
 export type Severity = 'error' | 'warning'
 
@@ -20,7 +22,11 @@ export interface Finding {
   fix?: Edit
   /** Candidate edits of one range, closest first, none applied automatically. */
   suggestions?: Edit[]
-  /** Report this finding as an error even when the rule's default is a warning. */
+  /**
+   * This finding's severity when it differs from the rule's (a warning inside an
+   * error rule, or the reverse). It wins over the severity the rule runs at, so
+   * configuring a rule changes only its other findings; `off` still silences all.
+   */
   severity?: Severity
 }
 
@@ -29,6 +35,8 @@ export interface RuleContext<Options> {
   options: Options
   /** The plan graph of the document's planning tree (built on first use, shared by the run). */
   graph(): PlanGraph
+  /** `.planning/config.json` of the document's planning tree (read on first use, shared by the run). */
+  config(): PlanningConfig
   report(finding: Finding): void
 }
 
@@ -62,7 +70,8 @@ export function resolveOptions<Options>(rule: RuleDefinition<Options>, options: 
 
 /**
  * Runs a rule on a document for a front end (remark, ESLint): skips documents
- * of other kinds, drops unsafe edits from each finding (see `src/edits.ts`),
+ * of other kinds, drops findings that inline comments suppress and unsafe
+ * edits from each finding (see `src/edits.ts`),
  * and turns a crash into `onCrash` so that the other rules still run.
  */
 export function runRule<Options>(
@@ -74,12 +83,17 @@ export function runRule<Options>(
 ): void {
   if (!rule.kinds.includes(document.kind)) return
   let graph: PlanGraph | undefined
+  const filePath = document.path ?? path.resolve('unnamed.md')
   try {
     rule.check({
       document,
       options: resolveOptions(rule, options),
-      graph: () => (graph ??= planGraphFor(document.path ?? path.resolve('unnamed.md'), document.text)),
-      report: (finding) => report(safeFinding(document, finding))
+      graph: () => (graph ??= planGraphFor(filePath, document.text)),
+      config: () => planningConfigFor(filePath),
+      report: (finding) => {
+        // Inline suppression comments drop a finding before it becomes a message, in every front end.
+        if (!isSuppressed(document, rule.id, finding.range)) report(safeFinding(document, finding))
+      }
     })
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)

@@ -98,6 +98,41 @@ Step one.
     expect(document.markupProblems).toEqual([])
     expect(child(document.tasks[0], 'action')).toBeDefined()
   })
+
+  it('reads plan tag names in an element\'s text as prose, but not an element left open in a task', () => {
+    const text = plan('<task type="auto">\n<action>Run the tests in <behavior>, then `git` add <files> and\n<done>x</done>\n</action>\n<verify>npm test\n</task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.markupProblems.map((problem) => [problem.kind, at(text, problem.range[0]).split('\n')[0]])).toEqual([['unclosed', '<verify>npm test']])
+    expect(elementsNamed(document.tasks[0], 'done')).toHaveLength(1)
+  })
+
+  it('does not let a Markdown code span that runs over lines hide a task\'s tags', () => {
+    // In the list, CommonMark reads a span from the lone backtick after `x'` over the next lines.
+    const criteria = "<acceptance_criteria>\n\n- `grep 'a\\(`|x'` returns 0\n  and `b` holds\n</acceptance_criteria>\n<done>`c` is done</done>\n"
+    const text = plan(`<task type="auto">\n<name>n</name>\n${criteria}</task>\n`)
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.markupProblems).toEqual([])
+    expect(document.tasks[0].children.map((element) => element.name)).toEqual(['name', 'acceptance_criteria', 'done'])
+  })
+
+  it('reads an element\'s own tag name in its text as a mention', () => {
+    const text = plan('<task type="auto">\n<action>Write it. No fences in <action>.\n</action>\n<verify>npm test</verify>\n</task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.markupProblems).toEqual([])
+    expect(document.tasks[0].children.map((element) => element.name)).toEqual(['action', 'verify'])
+  })
+
+  it('reads repeated words in prose tags as words, and JSX attributes as code', () => {
+    const text = plan('<task type="auto">\n<action>Render <UsageSummary data ?? null ?? null> and <Si a la a> and <option key={p.id}>x</option></action>\n</task>\n')
+    expect(buildDocument(text, 'x-PLAN.md').markupProblems).toEqual([])
+  })
+
+  it('ends a code span inside a task at the end of its line, so a lone backtick hides no tags', () => {
+    const text = plan('<task type="auto">\n<verify><automated>grep -q "push(\\`/admin" f.tsx</automated></verify>\n<done>`page.tsx` exists</done>\n</task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.markupProblems).toEqual([])
+    expect(document.tasks[0].children.map((element) => element.name)).toEqual(['verify', 'done'])
+  })
 })
 
 describe('frontmatter', () => {

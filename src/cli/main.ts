@@ -4,21 +4,29 @@ import {fixFiles, type FixRun} from '../fix.js'
 import {reportFixes} from './fix-report.js'
 import {lintFiles, UsageError} from '../lint.js'
 import {isPresetName, presets} from '../presets/index.js'
+import {formatGithub} from '../reporters/github.js'
 import {formatJson} from '../reporters/json.js'
 import {toResults, type LintResult} from '../reporters/result.js'
+import {formatSarif} from '../reporters/sarif.js'
 import {formatStylish} from '../reporters/stylish.js'
+import {version} from '../version.js'
 
 const formats = {
-  stylish: (results: LintResult[], color: boolean) => formatStylish(results, {color}),
-  json: (results: LintResult[]) => formatJson(results)
+  stylish: (results: LintResult[], color: boolean, cwd: string) => formatStylish(results, {color, cwd}),
+  json: (results: LintResult[]) => formatJson(results),
+  sarif: (results: LintResult[], _color: boolean, cwd: string) => formatSarif(results, {cwd}),
+  github: (results: LintResult[], _color: boolean, cwd: string) => formatGithub(results, {cwd})
 }
 
 const help = `Usage: planlint [options] [paths...]
+       planlint hook < payload.json
 
 Lints GSD / Plan-Build-Run planning documents (default path: .planning).
+\`planlint hook\` lints the file named in a coding agent's post-write hook
+payload (stdin) and answers in the hook's JSON (see docs/agent-hooks.md).
 
 Options:
-  --format <name>       stylish (default) or json
+  --format <name>       ${Object.keys(formats).join(', ')} (default: stylish)
   --max-warnings <n>    exit 1 when there are more than n warnings
   --quiet               report errors only
   --preset <name>       use a preset (${Object.keys(presets).join(', ')}) instead of a .remarkrc
@@ -71,8 +79,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0
   }
   if (values.version) {
-    const {createRequire} = await import('node:module')
-    io.stdout(createRequire(import.meta.url)('../../../package.json').version + '\n')
+    io.stdout(version + '\n')
     return 0
   }
   const format = values.format as keyof typeof formats
@@ -126,7 +133,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const color = values['no-color'] ? false : (values.color ?? io.isTTY)
-    io.stdout(formats[format](results, color))
+    io.stdout(formats[format](results, color, io.cwd))
     if (writeFailures > 0) return 2
     const errors = results.reduce((sum, result) => sum + result.errorCount, 0)
     const warnings = results.reduce((sum, result) => sum + result.warningCount, 0)

@@ -93,6 +93,12 @@ export class PlanGraph {
     for (const node of nodes) this.byPath.set(node.path, node)
   }
 
+  /** The node of the plan at `filePath` (absolute), if it is a plan of this tree. */
+  planAt(filePath: string | undefined): PlanNode | undefined {
+    const node = filePath === undefined ? undefined : this.byPath.get(filePath)
+    return node?.summaryOnly ? undefined : node
+  }
+
   /** Resolves one `depends_on` entry of `from` (see the spec's "Resolving depends_on"). */
   resolve(from: PlanNode, entryText: string): Resolution {
     let text = entryText.trim()
@@ -240,6 +246,18 @@ interface CachedTree {
 
 const trees = new Map<string, CachedTree>()
 const explicitRoots = new Set<string>()
+/** Texts of documents open in an editor, by absolute path: they win over their files on disk. */
+const openDocuments = new Map<string, string>()
+
+/** Registers the text of a document open in an editor (the language server calls this on every change). */
+export function setOpenDocument(filePath: string, text: string): void {
+  openDocuments.set(path.resolve(filePath), text)
+}
+
+/** Forgets an open document's text: its file on disk counts again. */
+export function closeOpenDocument(filePath: string): void {
+  openDocuments.delete(path.resolve(filePath))
+}
 
 /** Roots given on a command line; files below one without a `.planning` ancestor use it as their tree. */
 export function addPlanningRoot(root: string): void {
@@ -326,8 +344,8 @@ function refreshed(root: string, tree: CachedTree | undefined): CachedTree {
 
 /**
  * The plan graph of the tree that holds `filePath`, read from disk once and
- * reused; `text` (the file as being linted, e.g. an editor buffer) wins over
- * the file on disk.
+ * reused; `text` (the file as being linted, e.g. an editor buffer) and the
+ * texts of other open documents win over the files on disk.
  */
 export function planGraphFor(filePath: string, text: string): PlanGraph {
   const absolute = path.resolve(filePath)
@@ -336,6 +354,12 @@ export function planGraphFor(filePath: string, text: string): PlanGraph {
   trees.set(root, tree)
   const nodes = new Map<string, PlanNode>()
   for (const [filePath, cached] of tree.files) if (cached.node) nodes.set(filePath, cached.node)
+  for (const [filePath, openText] of openDocuments) {
+    if (!filePath.startsWith(root + path.sep)) continue
+    const node = planNodeFromText(filePath, openText)
+    if (node) nodes.set(filePath, node)
+    else nodes.delete(filePath)
+  }
   const current = planNodeFromText(absolute, text)
   if (current) nodes.set(absolute, current)
   else nodes.delete(absolute)

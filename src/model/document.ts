@@ -4,6 +4,7 @@ import {toString} from 'mdast-util-to-string'
 import {remark} from 'remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import {visit} from 'unist-util-visit'
+import {parseDirectives, type Directive} from './directives.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {markerOf} from './markers.js'
@@ -28,6 +29,8 @@ export interface PlanDocument {
   markupProblems: MarkupProblem[]
   headings: Heading[]
   opaque: OpaqueRegion[]
+  /** Inline suppression comments (`<!-- planlint-disable x -->`, `<!--lint ignore x-->`), in source order. */
+  directives: Directive[]
 }
 
 const markdown = remark().use(remarkFrontmatter, ['yaml']).freeze()
@@ -94,7 +97,7 @@ export function buildDocument(text: string, filePath?: string, tree: Root = pars
     else if (node.type === 'inlineCode') opaque.push({range: [start, end], kind: 'inline'})
     else if (node.type === 'heading') headings.push({depth: node.depth, text: toString(node), range: [start, end]})
   })
-  const {tasks, problems} = parseMarkup(text, opaque, (offset) => lines.point(offset).line)
+  const {tasks, problems, comments} = parseMarkup(text, opaque, (offset) => lines.point(offset).line)
   const document: PlanDocument = {
     path: filePath,
     text,
@@ -104,7 +107,8 @@ export function buildDocument(text: string, filePath?: string, tree: Root = pars
     tasks,
     markupProblems: problems,
     headings,
-    opaque
+    opaque,
+    directives: parseDirectives(text, comments, frontmatter, lines)
   }
   document.kind = documentKind(document)
   return document

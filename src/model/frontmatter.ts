@@ -21,6 +21,8 @@ export interface FrontmatterItem {
 }
 
 export interface YamlProblem {
+  /** The `yaml` library's error code (`DUPLICATE_KEY`, `BAD_DQ_ESCAPE`, ...). */
+  code: string
   message: string
   range: Range
 }
@@ -55,6 +57,7 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
   const document = parseDocument(yamlText, {prettyErrors: false, keepSourceTokens: false})
   const shift = (range: readonly number[]): Range => [range[0] + contentStart, range[1] + contentStart]
   const errors: YamlProblem[] = document.errors.map((error) => ({
+    code: error.code,
     message: error.message.split('\n')[0],
     range: shift(error.pos)
   }))

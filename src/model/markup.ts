@@ -57,8 +57,11 @@ export const planElementNames = new Set([
   'resume-signal', 'decision', 'context', 'options', 'option', 'pros', 'cons',
   'instructions', 'verification', 'read_first', 'acceptance_criteria', 'automated',
   'human-check', 'precondition', 'behavior', 'implementation', 'what-checked',
-  'gate-results', 'violations'
+  'gate-results', 'violations', 'reversibility'
 ])
+
+/** Plan elements that hold elements rather than text: an unclosed tag inside any other is a mention in prose. */
+const structuralElementNames = new Set(['task', 'verify', 'options', 'option'])
 
 interface Tag {
   closing: boolean
@@ -146,20 +149,24 @@ function backtickRun(text: string, start: number): number {
   return end - start
 }
 
-/** End of the code span opened by the backtick run at `start`, or -1 (CommonMark spans stop at a blank line). */
-function codeSpanEnd(text: string, start: number, length: number): number {
+/**
+ * End of the code span opened by the backtick run at `start`, or -1. CommonMark
+ * spans stop at a blank line; inside a task they stop at the end of the line,
+ * since a lone backtick in a shell command must not hide the tags after it.
+ */
+function codeSpanEnd(text: string, start: number, length: number, oneLine: boolean): number {
   let position = start + length
   for (;;) {
     const next = text.indexOf('`', position)
     if (next === -1) return -1
-    if (/\n[ \t]*\r?\n/.test(text.slice(position, next))) return -1
+    if ((oneLine ? /\n/ : /\n[ \t]*\r?\n/).test(text.slice(position, next))) return -1
     const run = backtickRun(text, next)
     if (run === length) return next + run
     position = next + run
   }
 }
 
-const describe = (element: Element) => `<${element.name}>`
+const describe = (element: Element) => `\`<${element.name}>\``
 
 /**
  * Rebuilds the `<task>` blocks of a document from its source text, skipping
@@ -169,6 +176,8 @@ const describe = (element: Element) => `<${element.name}>`
 export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offset: number) => number) {
   const tasks: Element[] = []
   const problems: MarkupProblem[] = []
+  /** HTML comments outside code (directives such as `<!-- planlint-disable -->` live in them). */
+  const comments: Range[] = []
   const regions = [...opaque].sort((a, b) => a.range[0] - b.range[0])
   let regionIndex = 0
   let stack: Element[] = []
@@ -182,12 +191,16 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     element.contentRange = [element.contentRange[0], Math.max(element.contentRange[0], end)]
   }
 
-  /** Pops elements above `depth`; plan elements among them are unclosed, others are prose and dissolve. */
+  /**
+   * Pops elements above `depth`. Plan elements among them are unclosed; other
+   * tags are prose and dissolve, and so do plan tag names inside an element's
+   * text (`Then run the tests in <behavior>`, `git add <files>`).
+   */
   const unwind = (depth: number, end: number, closer: string) => {
     while (stack.length > depth) {
       const element = stack.pop()!
       cutOff(element, end)
-      if (planElementNames.has(element.name)) {
+      if (planElementNames.has(element.name) && (!element.parent || structuralElementNames.has(element.parent.name))) {
         report('unclosed', `${describe(element)} is not closed before ${closer}`, element.openTag, element)
       } else if (element.parent) {
         const siblings = element.parent.children
@@ -224,13 +237,16 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
   }
 
   const checkAttributes = (element: Element) => {
+    // Attributes of prose tags (`<Si a la vez>`, `<UsageSummary x ?? null>`) are words, not markup.
+    if (!planElementNames.has(element.name)) return
     const seen = new Set<string>()
     for (const attribute of element.attributes) {
       if (seen.has(attribute.name)) {
         report('duplicate-attribute', `Attribute \`${attribute.name}\` is given twice on ${describe(element)}`, attribute.range, element)
       }
       seen.add(attribute.name)
-      if (attribute.value !== undefined && attribute.quote === '' && planElementNames.has(element.name)) {
+      // `key={item.id}` is JSX in a code sample, not plan markup.
+      if (attribute.value !== undefined && attribute.quote === '' && !attribute.value.startsWith('{')) {
         report('unquoted-attribute', `Attribute \`${attribute.name}\` on ${describe(element)} is not quoted`, attribute.range, element)
       }
     }
@@ -246,8 +262,10 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     while (regionIndex < regions.length && regions[regionIndex].range[1] <= at) regionIndex++
     const region = regions[regionIndex]
     if (region && region.range[0] <= at) {
-      if (region.kind === 'indented' && stack.length > 0) {
-        // Inside a task, indentation after a blank line is the task's own text, not a code example.
+      const multiLineSpan = region.kind === 'inline' && text.slice(region.range[0], region.range[1]).includes('\n')
+      if (stack.length > 0 && (region.kind === 'indented' || multiLineSpan)) {
+        // Inside a task, indentation after a blank line is the task's own text, not a code example,
+        // and a code span that runs over lines is a lone backtick: the backticks are read below, line by line.
       } else {
         if (region.kind === 'fenced') checkFence(region)
         position = region.range[1]
@@ -256,13 +274,14 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     }
     if (text[at] === '`') {
       const length = backtickRun(text, at)
-      const end = codeSpanEnd(text, at, length)
+      const end = codeSpanEnd(text, at, length, stack.length > 0)
       position = end === -1 ? at + length : end
       continue
     }
     if (text.startsWith('<!--', at)) {
       const end = text.indexOf('-->', at + 4)
       position = end === -1 ? text.length : end + 3
+      if (end !== -1) comments.push([at, position])
       continue
     }
     const tag = readTag(text, at)
@@ -309,12 +328,15 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     }
     if (tag.name === 'task') {
       const previous = stack[0]
-      report('nested-task', `<task> opened on line ${lineOf(previous.range[0])} is not closed before the next <task>`, previous.openTag, previous)
+      report('nested-task', `\`<task>\` opened on line ${lineOf(previous.range[0])} is not closed before the next \`<task>\``, previous.openTag, previous)
       endTask(tag.range[0], `the next \`<task>\` (line ${lineOf(tag.range[0])})`)
       if (tag.selfClosing) tasks.push(open(tag))
       else open(tag)
       continue
     }
+    // `<action>` in the text of an `<action>` ("no fences in <action>") is a mention: it must not take the real close tag.
+    const innermost = stack[stack.length - 1]
+    if (!structuralElementNames.has(innermost.name) && stack.some((element) => element.name === tag.name)) continue
     open(tag)
   }
   if (stack.length > 0) {
@@ -322,7 +344,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     report('unclosed', `${describe(task)} is not closed before the end of the document`, task.openTag, task)
     endTask(text.length, 'the end of the document')
   }
-  return {tasks, problems}
+  return {tasks, problems, comments}
 
   function checkFence(region: OpaqueRegion) {
     const content = text.slice(region.range[0], region.range[1])

@@ -1,6 +1,8 @@
+import gsd from './gsd.js'
+import pbr from './pbr.js'
 import recommended from './recommended.js'
 
-export const presets = {recommended}
+export const presets = {recommended, gsd, pbr}
 
 export type PresetName = keyof typeof presets
 

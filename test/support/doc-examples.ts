@@ -9,6 +9,7 @@ import {VFile} from 'vfile'
 import {rules} from '../../rules/index.js'
 import {applyEdits} from '../../src/edits.js'
 import {maxFixPasses} from '../../src/fix.js'
+import {clearPlanningConfigCache} from '../../src/config.js'
 import {clearPlanGraphCache} from '../../src/graph/graph.js'
 import {planlintDataOf} from '../../src/lint.js'
 
@@ -16,14 +17,17 @@ import {planlintDataOf} from '../../src/lint.js'
  * The examples of a rule's doc page, remark-lint style: under `## Examples`,
  * each `### ...` heading starts an example made of one or more `markdown`
  * code blocks with a `path="..."` meta (the files, written to a temporary
- * planning tree) and an optional `text` block with the messages the rule
- * gives, one per line: `file:line:column-endLine:endColumn: message`.
+ * planning tree; blocks of another language with a `path` meta, such as a
+ * `json` config file, are written but not linted) and an optional `text`
+ * block with the messages the rule gives, one per line:
+ * `file:line:column-endLine:endColumn: message`, marked ` [warning]` or
+ * ` [error]` when the message's severity is not the rule's default.
  * No `text` block means the rule reports nothing. A `markdown` block whose
  * meta also says `fixed` shows a file after `planlint --fix`.
  */
 export interface DocExample {
   title: string
-  files: Array<{path: string; text: string}>
+  files: Array<{path: string; text: string; lint: boolean}>
   expected: string[]
   /** Files as `--fix` leaves them (only those the example shows). */
   fixed: Array<{path: string; text: string}>
@@ -31,7 +35,12 @@ export interface DocExample {
 }
 
 export function docExamples(ruleId: string): DocExample[] {
-  const source = fs.readFileSync(new URL(`../../docs/rules/${ruleId}.md`, import.meta.url), 'utf8')
+  return docExamplesOf(new URL(`../../docs/rules/${ruleId}.md`, import.meta.url))
+}
+
+/** The examples of any doc page written in the same format. */
+export function docExamplesOf(page: URL): DocExample[] {
+  const source = fs.readFileSync(page, 'utf8')
   const tree = remark().parse(source)
   const examples: DocExample[] = []
   let inExamples = false
@@ -52,8 +61,8 @@ export function docExamples(ruleId: string): DocExample[] {
     const options = /options='([^']+)'/.exec(code.meta ?? '')?.[1]
     if (code.lang === 'markdown' && filePath && /(^|\s)fixed(\s|$)/.test(code.meta ?? '')) {
       current.fixed.push({path: filePath, text: code.value + '\n'})
-    } else if (code.lang === 'markdown' && filePath) {
-      current.files.push({path: filePath, text: code.value + '\n'})
+    } else if (filePath && code.lang !== 'text') {
+      current.files.push({path: filePath, text: code.value + '\n', lint: code.lang === 'markdown'})
       if (options) current.options = JSON.parse(options)
     } else if (code.lang === 'text') {
       current.expected = code.value.split('\n').filter((line) => line.trim() !== '')
@@ -87,13 +96,17 @@ export async function runExample(ruleId: keyof typeof rules, example: DocExample
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-doc-'))
   try {
     clearPlanGraphCache()
+    clearPlanningConfigCache()
     const lines: string[] = []
     for (const [index, filePath] of writeExample(root, example).entries()) {
+      if (!example.files[index].lint) continue
       const vfile = await lintExampleFile(ruleId, example, root, filePath, example.files[index].text)
       for (const message of vfile.messages) {
         const place = message.place && 'start' in message.place ? message.place : undefined
         const at = place ? `${place.start.line}:${place.start.column}-${place.end.line}:${place.end.column}` : `${message.line}:${message.column}`
-        lines.push(`${path.basename(filePath)}:${at}: ${message.reason}`)
+        const severity = message.fatal ? 'error' : 'warning'
+        const marked = severity === rules[ruleId].rule.severity ? '' : ` [${severity}]`
+        lines.push(`${path.basename(filePath)}:${at}: ${message.reason}${marked}`)
       }
     }
     return lines
@@ -111,8 +124,10 @@ export async function fixExample(ruleId: keyof typeof rules, example: DocExample
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-doc-fix-'))
   try {
     clearPlanGraphCache()
+    clearPlanningConfigCache()
     const result = new Map<string, string>()
     for (const [index, filePath] of writeExample(root, example).entries()) {
+      if (!example.files[index].lint) continue
       let text = example.files[index].text
       for (let pass = 0; pass < maxFixPasses; pass++) {
         const vfile = await lintExampleFile(ruleId, example, root, filePath, text)

@@ -1,0 +1,46 @@
+import {isCheckpoint, lineOf, taskType} from '../src/plan.js'
+import {remarkRule} from '../src/remark.js'
+
+interface Options {
+  /** Most `checkpoint:human-verify` tasks one plan may have. */
+  maxHumanVerify: number
+  /** How many auto-then-checkpoint pairs in a row count as "a checkpoint after every task". */
+  maxAlternations: number
+}
+
+/**
+ * Checkpoints cost a human round-trip and an executor cold start each: one
+ * checkpoint at the end of a plan, not one after every task.
+ */
+export default remarkRule<Options>({
+  id: 'checkpoint-density',
+  description: 'A plan does not put a checkpoint after every task, nor more human-verify checkpoints than allowed.',
+  severity: 'warning',
+  kinds: ['plan'],
+  defaultOptions: {maxHumanVerify: 2, maxAlternations: 2},
+  check({document, options, report}) {
+    const verifies = document.tasks.filter((task) => taskType(task) === 'checkpoint:human-verify')
+    if (verifies.length > options.maxHumanVerify) {
+      const first = verifies[options.maxHumanVerify]
+      report({
+        message: `This plan has ${verifies.length} \`checkpoint:human-verify\` tasks (at most ${options.maxHumanVerify}): merge them into one checkpoint at the end of the plan`,
+        range: first.openTag
+      })
+    }
+    // An auto task followed at once by a checkpoint, several times in a row: A C A C A C.
+    let pairs = 0
+    for (let index = 1; index < document.tasks.length; index++) {
+      const task = document.tasks[index]
+      if (!isCheckpoint(task)) continue
+      const previous = document.tasks[index - 1]
+      const continues = index >= 3 && isCheckpoint(document.tasks[index - 2]) && !isCheckpoint(document.tasks[index - 3])
+      pairs = isCheckpoint(previous) ? 0 : continues ? pairs + 1 : 1
+      if (pairs === options.maxAlternations + 1) {
+        report({
+          message: `A checkpoint follows each of the last ${pairs} \`auto\` tasks (since line ${lineOf(document, document.tasks[index - 2 * pairs + 1].range[0])}): group the auto tasks and verify once after them`,
+          range: task.openTag
+        })
+      }
+    }
+  }
+})

@@ -1,0 +1,58 @@
+import {closestFirst, isNearMiss} from '../src/distance.js'
+import {attribute} from '../src/model/markup.js'
+import {attributeRemovalRange, taskType} from '../src/plan.js'
+import {remarkRule} from '../src/remark.js'
+
+interface Options {
+  /** The `gate` values to accept. */
+  gates: string[]
+}
+
+/**
+ * `gate` decides whether auto mode may pass a checkpoint: `blocking` (the
+ * default), `blocking-human` (never bypassed), `advisory` (tdd-review) and the
+ * writing workflow's `non-blocking`. The executor looks for `blocking-human`
+ * by name, so a misspelt one lets an unattended run through.
+ */
+export default remarkRule<Options>({
+  id: 'checkpoint-gate',
+  description: 'A checkpoint `gate` is one the workflow knows, and only checkpoints (and tracers) carry one.',
+  severity: 'error',
+  kinds: ['plan'],
+  fixable: 'fix',
+  defaultOptions: {gates: ['blocking', 'blocking-human', 'advisory', 'non-blocking']},
+  check({document, options, report}) {
+    const listed = options.gates.map((gate) => `\`${gate}\``).join(', ')
+    for (const task of document.tasks) {
+      const gate = attribute(task, 'gate')
+      if (!gate) continue
+      const value = gate.value ?? ''
+      const range = gate.valueRange ?? gate.range
+      const type = taskType(task) ?? 'untyped'
+      // A `type="checkpoint"` without its kind is still meant as a checkpoint (`task-type` reports the type).
+      if (!type.toLowerCase().startsWith('checkpoint')) {
+        // The executor honours `blocking-human` on a tracer task: it stops after the tracer for a person.
+        if (type === 'tracer' && value === 'blocking-human') continue
+        report({
+          message:
+            type === 'tracer'
+              ? `\`gate="${value}"\` does nothing on a \`tracer\` task (only \`blocking-human\` does: it stops for a person after the tracer); remove it`
+              : `\`gate\` does nothing on this \`${type}\` task (only checkpoints stop); remove it`,
+          range: gate.range,
+          fix: {range: attributeRemovalRange(document, gate.range), text: ''},
+          severity: 'warning'
+        })
+        continue
+      }
+      if (options.gates.includes(value)) continue
+      const candidates = closestFirst(value, options.gates)
+      const near = candidates.filter((candidate) => isNearMiss(value, candidate))
+      const meant = near.length > 0 && (near.length === 1 || value.toLowerCase() === near[0].toLowerCase()) ? near[0] : undefined
+      report({
+        message: `\`gate\` \`${value || 'empty'}\` is not one of ${listed}` + (meant ? `; did you mean \`${meant}\`?` : '; use one of them'),
+        range,
+        ...(meant ? {fix: {range, text: meant}} : {suggestions: candidates.map((text) => ({range, text}))})
+      })
+    }
+  }
+})

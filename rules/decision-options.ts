@@ -1,0 +1,103 @@
+import {closestFirst, isNearMiss} from '../src/distance.js'
+import {attribute, type Element} from '../src/model/markup.js'
+import type {Range} from '../src/model/text.js'
+import {contentOf, elementsNamed, taskType} from '../src/plan.js'
+import {remarkRule} from '../src/remark.js'
+import type {PlanDocument} from '../src/model/document.js'
+
+const idToken = '[A-Za-z0-9][\\w-]*'
+const separator = '(?:\\s*,\\s*(?:or\\s+)?|\\s+or\\s+|\\s*[/|]\\s*)'
+/** `Select: a, b, or c` / `Choose a / b`: a list of two or more bare ids after the verb. */
+const selectList = new RegExp(`\\b(?:select|choose|pick)\\b\\s*:?\\s*(${idToken}(?:${separator}${idToken})+)`, 'gi')
+/** An id in backticks or double quotes. */
+const quotedId = new RegExp(`\`(${idToken})\`|"(${idToken})"`, 'g')
+
+interface Token {
+  text: string
+  range: Range
+}
+
+/**
+ * The words of a resume signal that name options: a `Select: a, b, or c`
+ * list, and ids in backticks or quotes. Anything else is free text.
+ */
+function namedIds(document: PlanDocument, signal: Element): Token[] {
+  const text = contentOf(document, signal)
+  const base = signal.contentRange[0]
+  const tokens = new Map<number, Token>()
+  for (const match of text.matchAll(selectList)) {
+    const listStart = match.index + match[0].length - match[1].length
+    for (const word of match[1].matchAll(new RegExp(idToken, 'g'))) {
+      if (word[0].toLowerCase() === 'or') continue
+      const start = base + listStart + word.index
+      tokens.set(start, {text: word[0], range: [start, start + word[0].length]})
+    }
+  }
+  for (const match of text.matchAll(quotedId)) {
+    const word = match[1] ?? match[2]
+    const start = base + match.index + 1
+    tokens.set(start, {text: word, range: [start, start + word.length]})
+  }
+  return [...tokens.values()].sort((a, b) => a.range[0] - b.range[0])
+}
+
+/**
+ * A decision offers a person at least two named options to answer with, and
+ * its resume signal names those options and no others.
+ */
+export default remarkRule({
+  id: 'decision-options',
+  description: 'A `checkpoint:decision` has two or more options, each with an `id` and a `<name>`, and its resume signal names real ids.',
+  severity: 'error',
+  kinds: ['plan'],
+  fixable: 'fix',
+  defaultOptions: {},
+  check({document, report}) {
+    for (const task of document.tasks) {
+      if (taskType(task) !== 'checkpoint:decision') continue
+      const container = elementsNamed(task, 'options')[0]
+      const options = elementsNamed(task, 'option')
+      // A decision with no options at all is `task-elements`'s to report.
+      if (!container && options.length === 0) continue
+      if (options.length < 2) {
+        report({
+          message: `A decision needs at least two \`<option>\`s to choose from; this one has ${options.length === 0 ? 'none' : 'one'}`,
+          range: (container ?? task).openTag
+        })
+      }
+      const ids: string[] = []
+      for (const option of options) {
+        const id = attribute(option, 'id')?.value
+        if (id) ids.push(id)
+        else report({message: 'This `<option>` has no `id`; give it one (`<option id="...">`): it is what the answer names', range: option.openTag})
+        const label = id ? `\`<option id="${id}">\`` : 'This `<option>`'
+        if (elementsNamed(option, 'name').length === 0) report({message: `${label} has no \`<name>\`; add one`, range: option.openTag})
+        const missing = ['pros', 'cons'].filter((name) => elementsNamed(option, name).length === 0)
+        if (missing.length > 0) {
+          report({
+            message: `${label} has no ${missing.map((name) => `\`<${name}>\``).join(' or ')}; add ${missing.length === 1 ? 'it' : 'them'} so the person can weigh it`,
+            range: option.openTag,
+            severity: 'warning'
+          })
+        }
+      }
+      const signal = elementsNamed(task, 'resume-signal')[0]
+      if (!signal || ids.length === 0) continue
+      const named = namedIds(document, signal)
+      // Only a signal that names at least one real id is an id list; otherwise it is free text.
+      if (!named.some((token) => ids.includes(token.text))) continue
+      for (const token of named) {
+        if (ids.includes(token.text)) continue
+        const near = closestFirst(token.text, ids).filter((id) => isNearMiss(token.text, id))
+        report({
+          message:
+            `\`<resume-signal>\` names \`${token.text}\`, which is no option of this decision` +
+            (near.length === 1 ? `; did you mean \`${near[0]}\`?` : ` (options: ${ids.map((id) => `\`${id}\``).join(', ')})`),
+          range: token.range,
+          ...(near.length === 1 ? {fix: {range: token.range, text: near[0]}} : {}),
+          severity: 'warning'
+        })
+      }
+    }
+  }
+})

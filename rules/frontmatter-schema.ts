@@ -1,0 +1,144 @@
+import {isScalar} from 'yaml'
+import {closestFirst, isNearMiss} from '../src/distance.js'
+import type {FrontmatterEntry, YamlProblem} from '../src/model/frontmatter.js'
+import {remarkRule} from '../src/remark.js'
+import type {Edit, Finding} from '../src/rule.js'
+
+interface Options {
+  /** Keys every plan's frontmatter must have. */
+  required: string[]
+  /** Allowed values of `type:`; empty means any value. */
+  types: string[]
+}
+
+/** What to do about a YAML error, by the `yaml` library's code. */
+const yamlAdvice: Record<string, string> = {
+  DUPLICATE_KEY: 'remove or rename one of the two keys',
+  BAD_DQ_ESCAPE: 'a backslash in double quotes starts an escape: use single quotes, or write `\\\\`',
+  BAD_SCALAR_START: 'quote the value',
+  MISSING_CHAR: 'quote list items that contain `[`, `]`, `{`, `}` or `,`',
+  BLOCK_IN_FLOW: 'quote list items that contain `:` or `[`'
+}
+
+/**
+ * The YAML errors worth a message: the first on each line, and none of the
+ * "Unexpected token in YAML stream" errors that follow an earlier error (once
+ * the parser has lost its place, every later token is "unexpected").
+ */
+function rootErrors(errors: YamlProblem[], lineOf: (offset: number) => number): YamlProblem[] {
+  const lines = new Set<number>()
+  return errors.filter((error, index) => {
+    if (index > 0 && error.message.includes('in YAML stream')) return false
+    const line = lineOf(error.range[0])
+    if (lines.has(line)) return false
+    lines.add(line)
+    return true
+  })
+}
+
+/** A plain scalar that reads the same as an item of a flow list. */
+const flowSafe = /^[\w./][\w./ -]*$/
+
+/** `[item]` for a scalar value, keeping its quotes; a plain `a, b` becomes `[a, b]`. */
+function asFlowList(entry: FrontmatterEntry, written: string): string {
+  const node = entry.node
+  if (isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) return `[${written}]`
+  if (isScalar(node) && node.type === 'PLAIN') {
+    const parts = written.split(',').map((part) => part.trim())
+    if (parts.every((part) => flowSafe.test(part))) return `[${parts.join(', ')}]`
+  }
+  return `[${JSON.stringify(String(entry.value))}]`
+}
+
+/**
+ * The frontmatter is what the orchestrator reads to schedule a plan: it must
+ * parse, have the keys the workflow reads, and give them the types it expects.
+ */
+export default remarkRule<Options>({
+  id: 'frontmatter-schema',
+  description: 'A plan has valid YAML frontmatter with the required keys, of the right types.',
+  severity: 'error',
+  kinds: ['plan'],
+  fixable: 'fix',
+  defaultOptions: {
+    required: ['phase', 'plan', 'type', 'wave', 'depends_on', 'files_modified', 'autonomous', 'must_haves'],
+    types: []
+  },
+  check({document, options, report}) {
+    const frontmatter = document.frontmatter
+    if (!frontmatter) {
+      const opened = /^\uFEFF?---[ \t]*\r?\n/.exec(document.text)
+      report({
+        message: opened
+          ? 'The frontmatter opened on line 1 is never closed; end it with a `---` line'
+          : `This plan has no YAML frontmatter; start it with a \`---\` block that sets ${options.required.map((key) => `\`${key}\``).join(', ')}`,
+        range: opened ? [0, 3] : [0, 0]
+      })
+      return
+    }
+    const errors = rootErrors(frontmatter.errors, (offset) => document.lines.point(offset).line)
+    for (const error of errors) {
+      const advice = yamlAdvice[error.code] ?? 'quote the value, or fix the YAML, so that every YAML reader gets the values you meant'
+      report({message: `Frontmatter is not valid YAML: ${error.message.replace(/\.$/, '')}; ${advice}`, range: error.range})
+    }
+    const opening: [number, number] = [0, 3]
+    if (!frontmatter.data) {
+      if (frontmatter.errors.length > 0) return
+      if (frontmatter.document.contents !== null) {
+        report({message: 'The frontmatter is not a mapping of keys to values; write `key: value` lines', range: frontmatter.contentRange})
+        return
+      }
+    }
+    const entries = frontmatter.entries
+    const missing = options.required.filter((key) => !entries.has(key))
+    if (missing.length > 0) {
+      const list = missing.map((key) => `\`${key}\``).join(', ')
+      report({message: `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${list}; add ${missing.length === 1 ? 'it' : 'them'}`, range: opening})
+    }
+    // Edits to YAML that does not parse could make it worse; fixes wait for valid YAML.
+    const canFix = frontmatter.errors.length === 0
+    const withFix = (finding: Finding, fix: Edit): Finding => (canFix ? {...finding, fix} : finding)
+    const written = (entry: FrontmatterEntry) => document.text.slice(entry.valueRange[0], entry.valueRange[1])
+
+    const wave = entries.get('wave')
+    if (wave && !(typeof wave.value === 'number' && Number.isInteger(wave.value) && wave.value >= 0)) {
+      if (typeof wave.value === 'string' && /^\d+$/.test(wave.value.trim())) {
+        const integer = String(Number(wave.value))
+        report(withFix({message: `\`wave\` is the string \`${written(wave)}\`; write the integer \`${integer}\``, range: wave.valueRange}, {range: wave.valueRange, text: integer}))
+      } else {
+        report({message: `\`wave\` is \`${written(wave) || 'empty'}\`; it must be an integer ≥ 0: waves run in order, the plans of a wave in parallel`, range: wave.valueRange})
+      }
+    }
+
+    for (const key of ['depends_on', 'files_modified']) {
+      const entry = entries.get(key)
+      if (!entry || Array.isArray(entry.value)) continue
+      if (entry.value === null) {
+        report(withFix({message: `\`${key}\` is empty; write \`${key}: []\``, range: entry.valueRange, severity: 'warning'}, {range: entry.valueRange, text: '[]'}))
+      } else if (typeof entry.value === 'string' || typeof entry.value === 'number') {
+        const list = asFlowList(entry, written(entry))
+        report(
+          withFix(
+            {message: `\`${key}\` is a single value, not a list; write \`${key}: ${list}\``, range: entry.valueRange, severity: 'warning'},
+            {range: entry.valueRange, text: list}
+          )
+        )
+      } else {
+        report({message: `\`${key}\` must be a list (\`${key}: [...]\`)`, range: entry.valueRange})
+      }
+    }
+
+    const type = entries.get('type')
+    if (type && options.types.length > 0 && !options.types.includes(String(type.value))) {
+      const value = String(type.value)
+      const near = closestFirst(value, options.types).filter((candidate) => isNearMiss(value, candidate))
+      const listed = options.types.map((candidate) => `\`${candidate}\``).join(', ')
+      const finding: Finding = {
+        message: `Plan \`type\` \`${written(type) || 'empty'}\` is not one of ${listed}` + (near.length === 1 ? `; did you mean \`${near[0]}\`?` : ''),
+        range: type.valueRange,
+        severity: 'warning'
+      }
+      report(near.length === 1 ? withFix(finding, {range: type.valueRange, text: near[0]}) : finding)
+    }
+  }
+})

@@ -1,0 +1,70 @@
+import {isMap} from 'yaml'
+import {frontmatterItems, type FrontmatterEntry} from '../src/model/frontmatter.js'
+import {remarkRule} from '../src/remark.js'
+
+interface Options {
+  /** The sub-keys `must_haves` must have (empty lists are fine). */
+  required: string[]
+  /** Report vague truths (Plan-Build-Run's list). */
+  vagueTruths: boolean
+}
+
+/** Plan-Build-Run's vague phrases, each with what would make it checkable (a pattern that, when present, excuses it). */
+const vaguePhrases: Array<{phrase: RegExp; why: string; excusedBy?: RegExp}> = [
+  {phrase: /\bshould be good\b/i, why: 'subjective quality'},
+  {phrase: /\bwell[- ]tested\b/i, why: 'subjective quality'},
+  {phrase: /\bproperly handles?\b|\bhandles? \w+ properly\b/i, why: 'undefined "properly"'},
+  {phrase: /\bclean code\b/i, why: 'aesthetic judgment'},
+  {phrase: /(?<![\w./-])responsive(?![\w./-])/i, why: 'no viewport size', excusedBy: /\d|\b(mobile|tablet|desktop|breakpoints?|viewports?)\b/i},
+  {phrase: /(?<![\w./-])performant(?![\w./-])/i, why: 'no performance number', excusedBy: /\d/},
+  {phrase: /(?<![\w./-])robust(?![\w./-])/i, why: 'no resilience mechanism', excusedBy: /\b(retr(y|ies)|timeouts?|backoff|fallback|circuit|idempotent|validat\w*|rollback|transaction\w*|reconnect\w*)\b/i},
+  // The claim "X is secure", not the cookie attribute `Secure` or "securely stored".
+  {phrase: /\b(?:is|are|be|stays?|remains?|kept|fully) secure(?![\w./-])/i, why: 'no security mechanism', excusedBy: /\b(via|using|through|by|with)\b|\b(tls|https|cors|csp|hash\w*|bcrypt|argon\w*|encrypt\w*|jwt|rls|sanitiz\w*|escap\w*|signed|hmac|csrf|rate[- ]limit\w*|permissions?)\b/i}
+]
+
+/**
+ * `must_haves` is the contract the verifier checks after execution: what must
+ * be TRUE, which artifacts must exist and how they connect. A missing part
+ * goes unchecked, and a vague truth ("should be good") cannot be checked.
+ */
+export default remarkRule<Options>({
+  id: 'must-haves',
+  description: '`must_haves` has `truths`, `artifacts` and `key_links`, and its truths can be checked.',
+  severity: 'warning',
+  kinds: ['plan'],
+  defaultOptions: {required: ['truths', 'artifacts', 'key_links'], vagueTruths: true},
+  check({document, options, report}) {
+    const frontmatter = document.frontmatter
+    const entry = frontmatter?.entries.get('must_haves')
+    if (!frontmatter || !entry || entry.value === null) return
+    if (!isMap(entry.node)) {
+      report({
+        message: `\`must_haves\` is not a mapping: write it as \`${options.required.join('`, `')}\` lists`,
+        range: entry.keyRange
+      })
+      return
+    }
+    const map = entry.node
+    const missing = options.required.filter((key) => !map.has(key))
+    if (missing.length > 0) {
+      report({
+        message: `\`must_haves\` has no \`${missing.join('`, `')}\`: the verifier checks what is listed there (write \`${missing[0]}: []\` when there is nothing)`,
+        range: entry.keyRange
+      })
+    }
+    if (!options.vagueTruths) return
+    const truths = map.get('truths', true)
+    if (!truths) return
+    for (const truth of frontmatterItems(frontmatter, {node: truths} as FrontmatterEntry)) {
+      if (typeof truth.value !== 'string') continue
+      const text = truth.value
+      const vague = vaguePhrases.find((candidate) => candidate.phrase.test(text) && !candidate.excusedBy?.test(text))
+      if (!vague) continue
+      const phrase = vague.phrase.exec(text)![0]
+      report({
+        message: `Truth "${text}" is vague (${vague.why}: "${phrase}"): state a threshold or an observable behaviour the verifier can check`,
+        range: truth.range
+      })
+    }
+  }
+})

@@ -1,0 +1,107 @@
+import path from 'node:path'
+import {child, descendants, type Element} from '../src/model/markup.js'
+import {contentOf, normalizePath, plainText, type PathEntry, pathEntries} from '../src/plan.js'
+import {remarkRule} from '../src/remark.js'
+import {
+  allowListed,
+  comparesWithZero,
+  countsMatches,
+  grepCalls,
+  invertsMatch,
+  isRegionScoped,
+  negatesGrep,
+  patternOccursIn,
+  shellSegments,
+  shellView
+} from '../src/shell.js'
+import type {PlanDocument} from '../src/model/document.js'
+
+interface TaskFacts {
+  task: Element
+  name: string
+  files: string[]
+  /** What the task requires: its `<action>` and `<acceptance_criteria>`. */
+  requires: string
+}
+
+/** Elements whose commands gate a task. `<automated>` sits inside `<verify>`, so it is read with it. */
+const gateElements = new Set(['verify', 'acceptance_criteria'])
+
+function factsOf(document: PlanDocument, task: Element): TaskFacts {
+  const files: PathEntry[] = child(task, 'files') ? pathEntries(document, child(task, 'files')!) : []
+  return {
+    task,
+    name: child(task, 'name') ? plainText(document, child(task, 'name')!).trim() : 'unnamed',
+    files: files.map((entry) => normalizePath(entry.path)),
+    requires: [...descendants(task)]
+      .filter((element) => element.name === 'action' || element.name === 'acceptance_criteria')
+      .map((element) => contentOf(document, element))
+      .join('\n')
+  }
+}
+
+/** The file a negative grep reads: the argument after the pattern, else a `cat`/`tac` producer or a `<` redirect. */
+function fileArgument(segment: string, rest: string, isFile: (token: string) => boolean): string | undefined {
+  const candidates = [
+    /^\s+([^\s'"|>&;$()[\]]+)/.exec(rest)?.[1],
+    /\b(?:cat|tac)\s+([^\s'"|>&;()]+)/.exec(segment)?.[1],
+    /<\s*([^\s'"|>&;()]+)/.exec(segment)?.[1]
+  ]
+  return candidates.find((token) => token !== undefined && isFile(token))
+}
+
+/**
+ * A file-wide negative gate (`! grep -q 'X' f`, `grep -c 'X' f == 0`) must
+ * not ban what a sibling task of the same plan needs in the same file: the
+ * two checks cannot both pass. The rule follows GSD's own plan-structure
+ * check (#968).
+ */
+export default remarkRule({
+  id: 'negative-gate-conflict',
+  description: 'A file-wide negative grep does not ban what a sibling task requires in the same file.',
+  severity: 'warning',
+  kinds: ['plan'],
+  defaultOptions: {},
+  check({document, report}) {
+    if (document.tasks.length < 2) return
+    const view = shellView(document.text)
+    const allowed = allowListed(view, 'planner-region-allow')
+    const tasks = document.tasks.map((task) => factsOf(document, task))
+    const known = new Set(tasks.flatMap((facts) => facts.files))
+    // A path has a separator or an extension, or is a file some task lists (`Dockerfile`); globs are not resolvable.
+    const isFile = (token: string) =>
+      !token.includes('*') && (token.includes('/') || /\.[a-zA-Z]{1,6}$/.test(token) || known.has(normalizePath(token)))
+    for (const facts of tasks) {
+      const gates = [...descendants(facts.task)].filter((element) => gateElements.has(element.name) && !(element.parent && gateElements.has(element.parent.name)))
+      for (const gate of gates) {
+        // Tags inside the gate become spaces so they do not read as file arguments.
+        const [start, end] = gate.contentRange
+        const text = view.slice(start, end).replace(/<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>/g, (tag) => ' '.repeat(tag.length))
+        for (const segment of shellSegments(text, start)) {
+          if (!/grep/.test(segment.text) || isRegionScoped(segment.text)) continue
+          const negated = negatesGrep(segment.text)
+          const zero = comparesWithZero(segment.text)
+          if (!negated && !zero) continue
+          for (const call of grepCalls(segment.text)) {
+            if (invertsMatch(call.options) || (!negated && !countsMatches(call.options)) || allowed.has(call.pattern)) continue
+            const file = fileArgument(segment.text, call.rest, isFile)
+            if (!file) continue
+            const banned = normalizePath(file)
+            const sibling = tasks.find(
+              (other) =>
+                other !== facts &&
+                other.files.some((listed) => listed === banned || (!banned.includes('/') && path.posix.basename(listed) === banned)) &&
+                patternOccursIn(call.pattern, other.requires)
+            )
+            if (!sibling) continue
+            const at = segment.start + call.patternStart
+            report({
+              message: `This check bans \`${call.pattern}\` from all of \`${file}\`, but task "${sibling.name}" needs it in the same file, so both cannot pass: scope the check to a region (\`sed -n '/start/,/end/p' ${file} | grep …\`) or use a test, or add \`<!-- planner-region-allow: ${call.pattern} -->\` if intended`,
+              range: [at, at + call.pattern.length]
+            })
+          }
+        }
+      }
+    }
+  }
+})

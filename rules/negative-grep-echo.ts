@@ -1,0 +1,72 @@
+import {descendants} from '../src/model/markup.js'
+import {lineOf} from '../src/plan.js'
+import {remarkRule} from '../src/remark.js'
+import {allowListed, comparesWithZero, countsMatches, grepCalls, invertsMatch, shellSegments, shellView} from '../src/shell.js'
+import type {Range} from '../src/model/text.js'
+
+/** A negative grep command as pasted into an action (`grep -c 'X' f == 0`): not an echo of its own literal. */
+const commandSpan = /grep(?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+\s+(?:'[^']*'|"[^"]*"|[^\s'"|>&;]+)[^\n]*?(?:==|-eq|=)\s*0\b/g
+
+/**
+ * A literal that a check negative-greps for (`grep -c 'X' file == 0`) must
+ * not appear in an `<action>`: the executor copies action text into code
+ * comments, and the check then fails on the comment, not on a regression.
+ * The rule follows GSD's own plan-structure check (#429).
+ */
+export default remarkRule({
+  id: 'negative-grep-echo',
+  description: 'A literal that a check negative-greps for does not appear in an `<action>`.',
+  severity: 'warning',
+  kinds: ['plan'],
+  defaultOptions: {},
+  check({document, report}) {
+    const view = shellView(document.text)
+    const allowed = allowListed(view, 'planner-discipline-allow')
+    const bodyStart = document.frontmatter?.range[1] ?? 0
+    const gates = new Map<string, {quoted: boolean; line: number}>()
+    for (const segment of shellSegments(view.slice(bodyStart), bodyStart)) {
+      if (!/grep\s+-/.test(segment.text) || !comparesWithZero(segment.text)) continue
+      const calls = grepCalls(segment.text).filter((call) => countsMatches(call.options) && !invertsMatch(call.options))
+      // An unquoted word is only a candidate when the segment has no quoted pattern (GSD's rule).
+      const quoted = calls.some((call) => call.quoted)
+      for (const call of calls) {
+        if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || gates.has(call.pattern)) continue
+        gates.set(call.pattern, {quoted, line: lineOf(document, segment.start)})
+      }
+    }
+    if (gates.size === 0) return
+    const actions = document.tasks.flatMap((task) => [...descendants(task)].filter((element) => element.name === 'action'))
+    const zones = actions.map((action) => {
+      const [start, end] = action.contentRange
+      const excluded: Range[] = [...view.slice(start, end).matchAll(commandSpan)].map((match) => [start + match.index, start + match.index + match[0].length])
+      return {start, end, excluded}
+    })
+    for (const [literal, gate] of gates) {
+      const echo = firstEcho(view, literal, zones)
+      if (echo === undefined) continue
+      const range: Range = [echo, echo + literal.length]
+      if (gate.quoted) {
+        report({
+          message: `\`${literal}\` is negative-grepped by a check on line ${gate.line} (\`grep -c … == 0\`) but this \`<action>\` says it: the executor may copy it into a comment and fail its own check; rephrase it by concept, or add \`<!-- planner-discipline-allow: ${literal} -->\` if it must appear`,
+          range,
+          severity: 'error'
+        })
+      } else {
+        report({
+          message: `\`${literal}\` may be negative-grepped by the check on line ${gate.line}, and this \`<action>\` says it: quote the grep pattern so the literal is unambiguous, and rephrase the action or add \`<!-- planner-discipline-allow: ${literal} -->\``,
+          range
+        })
+      }
+    }
+  }
+})
+
+/** The first place `literal` occurs in an action, outside pasted negative-grep commands. */
+function firstEcho(view: string, literal: string, zones: Array<{start: number; end: number; excluded: Range[]}>): number | undefined {
+  for (const zone of zones) {
+    for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {
+      if (!zone.excluded.some(([start, end]) => at >= start && at < end)) return at
+    }
+  }
+  return undefined
+}

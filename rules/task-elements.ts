@@ -1,0 +1,80 @@
+import type {Element} from '../src/model/markup.js'
+import {isCheckpoint, taskType} from '../src/plan.js'
+import {remarkRule} from '../src/remark.js'
+
+interface Options {
+  /** Children every non-checkpoint task must have (errors). */
+  required: string[]
+  /** Children a non-checkpoint task should have (warnings). */
+  recommended: string[]
+  /**
+   * Children each checkpoint type must have (errors); `checkpoint:*` for the
+   * other checkpoint types. A checkpoint type with no entry is checked like
+   * any other task.
+   */
+  checkpoints: Record<string, string[]>
+}
+
+const gsdCheckpoints: Record<string, string[]> = {
+  'checkpoint:human-verify': ['what-built', 'how-to-verify', 'resume-signal'],
+  'checkpoint:decision': ['decision', 'options', 'resume-signal'],
+  'checkpoint:human-action': ['action', 'instructions', 'verification', 'resume-signal'],
+  'checkpoint:*': ['resume-signal']
+}
+
+/** Element names in a task, not counting those inside a decision's options (an `<option>` has its own `<name>`). */
+function elementNames(task: Element): Set<string> {
+  const names = new Set<string>()
+  const visit = (element: Element) => {
+    for (const child of element.children) {
+      names.add(child.name)
+      // An unclosed element swallows its siblings; they still belong to the task.
+      if (child.name !== 'options' && child.name !== 'option') visit(child)
+    }
+  }
+  visit(task)
+  return names
+}
+
+const tags = (names: string[]) => names.map((name) => `\`<${name}>\``).join(', ')
+
+/**
+ * Each task type has the children its reader needs: the executor runs a task
+ * from its `<action>`, a person resumes a checkpoint by its `<resume-signal>`.
+ * A missing one leaves the executor or the person guessing.
+ */
+export default remarkRule<Options>({
+  id: 'task-elements',
+  description: 'Every task has the child elements its type needs.',
+  severity: 'error',
+  kinds: ['plan'],
+  defaultOptions: {required: ['name', 'action'], recommended: ['verify', 'done', 'files'], checkpoints: gsdCheckpoints},
+  check({document, options, report}) {
+    for (const task of document.tasks) {
+      const type = taskType(task) ?? 'auto'
+      const checkpointNeeds = isCheckpoint(task) ? (options.checkpoints[type] ?? options.checkpoints['checkpoint:*']) : undefined
+      const present = elementNames(task)
+      const lacking = (names: string[]) => names.filter((name) => !present.has(name))
+      const what = `This \`${taskType(task) ?? 'untyped'}\` task has no`
+      const add = (names: string[]) => (names.length === 1 ? 'add it' : 'add them')
+      const missing = lacking(checkpointNeeds ?? options.required)
+      if (missing.length > 0) {
+        report({
+          message: checkpointNeeds
+            ? `${what} ${tags(missing)}; ${add(missing)} (a \`${type}\` needs ${tags(checkpointNeeds)})`
+            : `${what} ${tags(missing)}; ${add(missing)} (every task needs ${tags(options.required)})`,
+          range: task.openTag
+        })
+      }
+      const advised = checkpointNeeds ? [] : lacking(options.recommended)
+      if (advised.length > 0) {
+        report({
+          message: `${what} ${tags(advised)}; ${add(advised)} (the plan format asks every task for ${tags(options.recommended)})`,
+          range: task.openTag,
+          severity: 'warning'
+        })
+      }
+    }
+  }
+})
+

@@ -1,0 +1,60 @@
+import type {MarkupProblem, MarkupProblemKind} from '../src/model/markup.js'
+import {attributeRemovalRange} from '../src/plan.js'
+import type {PlanDocument} from '../src/model/document.js'
+import {remarkRule} from '../src/remark.js'
+import type {Finding} from '../src/rule.js'
+
+/** What to do, by problem (the model's messages say what is wrong). */
+const advice: Record<MarkupProblemKind, (problem: MarkupProblem) => string> = {
+  unclosed: (problem) => `; close it with \`</${problem.element?.name ?? 'task'}>\``,
+  'stray-close': () => '; remove it or add the opening tag it closes',
+  'nested-task': () => '; add `</task>` where it ends',
+  'unterminated-tag': () => '; end the tag with `>`',
+  'duplicate-attribute': () => '; keep one',
+  'unquoted-attribute': () => '; put its value in double quotes',
+  'swallowed-tasks': () => ''
+}
+
+/** The edit that repairs a problem, when there is exactly one right edit. */
+function fixOf(document: PlanDocument, problem: MarkupProblem): Finding['fix'] {
+  const attributes = problem.element?.attributes ?? []
+  const attribute = attributes.find((candidate) => candidate.range[0] === problem.range[0])
+  if (!attribute) return undefined
+  if (problem.kind === 'unquoted-attribute' && attribute.valueRange && !attribute.value?.includes('"')) {
+    return {range: attribute.valueRange, text: `"${attribute.value}"`}
+  }
+  if (problem.kind === 'duplicate-attribute') {
+    // Dropping the repeat changes nothing only when both say the same.
+    const first = attributes.find((candidate) => candidate.name === attribute.name)
+    if (first && first !== attribute && first.value === attribute.value) {
+      return {range: attributeRemovalRange(document, attribute.range), text: ''}
+    }
+  }
+  return undefined
+}
+
+/**
+ * Tasks are XML-like blocks the executor reads as markup: an unclosed or
+ * interleaved element runs into the next one, and the executor does the wrong
+ * task or none. A stray code fence that swallows tasks is a warning: what it
+ * holds reads as an example.
+ */
+export default remarkRule({
+  id: 'task-markup',
+  description: 'Every `<task>` and its child elements are closed, properly nested and have quoted, unique attributes.',
+  severity: 'error',
+  kinds: ['plan'],
+  fixable: 'fix',
+  defaultOptions: {},
+  check({document, report}) {
+    for (const problem of document.markupProblems) {
+      const fix = fixOf(document, problem)
+      report({
+        message: problem.message + advice[problem.kind](problem),
+        range: problem.range,
+        ...(fix ? {fix} : {}),
+        ...(problem.kind === 'swallowed-tasks' ? {severity: 'warning' as const} : {})
+      })
+    }
+  }
+})

@@ -1,0 +1,69 @@
+import {closestFirst, isNearMiss} from '../src/distance.js'
+import {attribute} from '../src/model/markup.js'
+import {taskTypes} from '../src/plan.js'
+import {remarkRule} from '../src/remark.js'
+
+interface Options {
+  /** Task types to accept besides the documented ones. */
+  additionalTypes: string[]
+}
+
+/** `Checkpoint:Human_Verify`, `human-verify`, `checkpoint-decision` → the type meant, if it is one. */
+function slipOf(value: string, types: string[]): string | undefined {
+  const normalized = value.trim().toLowerCase().replace(/_/g, '-').replace(/\s+/g, '').replace(/^checkpoint-/, 'checkpoint:')
+  const exact = types.find((type) => type === normalized || type === `checkpoint:${normalized}`)
+  if (exact) return exact
+  const near = types.filter((type) => isNearMiss(normalized, type))
+  return near.length === 1 ? near[0] : undefined
+}
+
+/**
+ * The task `type` decides what the executor does: run it, or stop for a
+ * person. A type the workflow does not know is run as an ordinary task, so a
+ * misspelt checkpoint silently goes unattended.
+ */
+export default remarkRule<Options>({
+  id: 'task-type',
+  description: 'Every `<task>` has a `type` the workflow knows.',
+  severity: 'error',
+  kinds: ['plan'],
+  fixable: 'fix',
+  defaultOptions: {additionalTypes: []},
+  check({document, options, report}) {
+    const types = [...taskTypes, ...options.additionalTypes]
+    const listed = (names: string[]) => names.map((type) => `\`${type}\``).join(', ')
+    for (const task of document.tasks) {
+      const type = attribute(task, 'type')
+      if (!type) {
+        const at = task.openTag[0] + '<task'.length
+        report({
+          message: 'This `<task>` has no `type`; the executor treats it as `type="auto"`, so say so',
+          range: task.openTag,
+          fix: {range: [at, at], text: ' type="auto"'},
+          severity: 'warning'
+        })
+        continue
+      }
+      const value = type.value ?? ''
+      if (types.includes(value)) continue
+      const range = type.valueRange ?? type.range
+      const meant = value.trim() === '' ? undefined : slipOf(value, types)
+      if (meant) {
+        report({message: `Task type \`${value}\` is a slip for \`${meant}\`; write \`${meant}\``, range, fix: {range, text: meant}})
+        continue
+      }
+      const checkpoint = value.startsWith('checkpoint:')
+      // A bare `checkpoint` meant a checkpoint too: offer those first.
+      const checkpointLike = value.toLowerCase().startsWith('checkpoint')
+      const candidates = closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:') === checkpointLike))
+      report({
+        message: checkpoint
+          ? `\`${value}\` is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${listed(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
+          : `Task type \`${value || 'empty'}\` is not one of ${listed(taskTypes)}; use one of them, or add it to the \`additionalTypes\` option`,
+        range,
+        suggestions: (checkpointLike ? candidates : ['auto', ...closestFirst(value, types).filter((type) => type !== 'auto')]).map((text) => ({range, text})),
+        ...(checkpoint ? {severity: 'warning' as const} : {})
+      })
+    }
+  }
+})

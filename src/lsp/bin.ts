@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import {startLanguageServer} from './server.js'
+
+startLanguageServer()

@@ -1,0 +1,23 @@
+import {defaultsOf, definePreset} from './define.js'
+
+const pbrTypes = ['feature', 'bugfix', 'refactor', 'infrastructure', 'docs', 'chore']
+
+/**
+ * The Plan-Build-Run plan format (its agent contracts and `validatePlan`):
+ * `implements` in the frontmatter, its `type` values, `read_first` and
+ * `acceptance_criteria` in every task, at most 3 tasks, `PLAN-NN.md` names.
+ * GSD-only checks (the human-verify mode, one-way decisions, negative-grep
+ * gates) are off.
+ */
+export default definePreset({
+  'frontmatter-schema': ['on', {required: [...(defaultsOf('frontmatter-schema').required as string[]), 'implements'], types: pbrTypes}],
+  'plan-filename': ['on', {patterns: [...(defaultsOf('plan-filename').patterns as string[]), '^PLAN-\\d+[a-z]?\\.md$']}],
+  'task-elements': ['on', {required: ['name', 'action', 'verify', 'done', 'read_first', 'acceptance_criteria'], recommended: ['files'], checkpoints: {}}],
+  'task-type': ['on', {additionalTypes: ['code']}],
+  'max-tasks': ['on', {max: 3}],
+  'read-first-paths': 'warn',
+  'human-verify-mode': 'off',
+  'one-way-decision': 'off',
+  'negative-grep-echo': 'off',
+  'negative-gate-conflict': 'off'
+})

@@ -1,0 +1,57 @@
+import type {Root} from 'mdast'
+import type {Plugin} from 'unified'
+import {lintRule} from 'unified-lint-rule'
+import type {VFile} from 'vfile'
+import {rules} from '../rules/index.js'
+import {closestFirst, isNearMiss} from './distance.js'
+import type {Directive} from './model/directives.js'
+import {documentOf} from './remark.js'
+import {docsBaseUrl} from './rule.js'
+import {suppressedBy} from './suppression.js'
+
+export const suppressionDocsUrl = new URL('../suppression.md', docsBaseUrl).href
+
+const knownRuleIds: readonly string[] = Object.keys(rules)
+
+const label = (directive: Directive) => (directive.syntax === 'planlint' ? `planlint-${directive.kind}` : `lint ${directive.kind}`)
+
+/**
+ * `planlint:suppression`: warns about suppression comments that name no
+ * planlint rule or suppressed nothing. Each rule is its own plugin and drops
+ * its suppressed findings itself (`src/remark.ts`), so only a plugin that runs
+ * after all of them knows which comments were used: the presets list it last.
+ * remark-lint's `lint` comments are shared with remark-lint, so only their
+ * planlint rule ids are checked.
+ */
+const suppressionCheck = lintRule({origin: 'planlint:suppression', url: suppressionDocsUrl}, (tree: Root, file: VFile) => {
+  const document = documentOf(tree, file)
+  if (document.kind === 'other') return
+  const point = (offset: number) => document.lines.point(offset)
+  for (const directive of document.directives) {
+    const used = suppressedBy(document, directive)
+    const comment = label(directive)
+    if (directive.syntax === 'planlint') {
+      for (const {id, range} of directive.ruleIds) {
+        if (knownRuleIds.includes(id)) continue
+        const closest = closestFirst(id, knownRuleIds)[0]
+        const hint = closest && isNearMiss(id, closest) ? `did you mean \`${closest}\`?` : 'see the rule list in the planlint docs'
+        file.message(`\`${id}\` is no planlint rule; ${hint}`, {place: {start: point(range[0]), end: point(range[1])}})
+      }
+    }
+    if (directive.kind === 'enable') continue
+    const named = directive.ruleIds.filter(({id}) => knownRuleIds.includes(id))
+    if (directive.ruleIds.length === 0 && directive.syntax === 'planlint' && used.size === 0) {
+      file.message(`This \`${comment}\` comment suppresses no message; remove it`, {
+        place: {start: point(directive.range[0]), end: point(directive.range[1])}
+      })
+    }
+    for (const {id, range} of named) {
+      if (used.has(id)) continue
+      file.message(`This \`${comment}\` comment suppresses no \`${id}\` message; remove \`${id}\` from it`, {
+        place: {start: point(range[0]), end: point(range[1])}
+      })
+    }
+  }
+}) as Plugin<[unknown?], Root>
+
+export default suppressionCheck

@@ -1,0 +1,195 @@
+import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {
+  CodeActionRequest,
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type Diagnostic,
+  type ProtocolConnection
+} from 'vscode-languageserver-protocol/node'
+import {brokenPlan, languageServerBin, planWith, removeTree, writeTree} from './support/tree.js'
+
+const phase = '.planning/phases/01-storage'
+
+/** A client talking to the server over stdio, keeping the latest diagnostics per document. */
+class Client {
+  readonly diagnostics = new Map<string, Diagnostic[]>()
+  private waiters: Array<() => void> = []
+  private versions = new Map<string, number>()
+
+  constructor(readonly server: ChildProcessWithoutNullStreams, readonly connection: ProtocolConnection) {
+    connection.onNotification(PublishDiagnosticsNotification.type, ({uri, diagnostics}) => {
+      // In source order (the server lists them rule by rule).
+      this.diagnostics.set(uri, [...diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character))
+      for (const wake of this.waiters.splice(0)) wake()
+    })
+    connection.listen()
+  }
+
+  /** Resolves with a document's diagnostics once `test` accepts them. */
+  async until(uri: string, test: (diagnostics: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
+    const deadline = Date.now() + 30_000
+    while (!(this.diagnostics.has(uri) && test(this.diagnostics.get(uri)!))) {
+      if (Date.now() > deadline) throw new Error(`no matching diagnostics for ${uri}: ${JSON.stringify(this.diagnostics.get(uri))}`)
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve)
+        setTimeout(resolve, 500)
+      })
+    }
+    return this.diagnostics.get(uri)!
+  }
+
+  open(uri: string, text: string) {
+    this.versions.set(uri, 1)
+    return this.connection.sendNotification(DidOpenTextDocumentNotification.type, {textDocument: {uri, languageId: 'markdown', version: 1, text}})
+  }
+
+  change(uri: string, text: string) {
+    const version = (this.versions.get(uri) ?? 1) + 1
+    this.versions.set(uri, version)
+    return this.connection.sendNotification(DidChangeTextDocumentNotification.type, {textDocument: {uri, version}, contentChanges: [{text}]})
+  }
+}
+
+async function startClient(root: string): Promise<Client> {
+  const server = spawn(process.execPath, [languageServerBin, '--stdio'], {cwd: root})
+  const connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin))
+  const client = new Client(server, connection)
+  const rootUri = pathToFileURL(root).href
+  const result = await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri,
+    workspaceFolders: [{uri: rootUri, name: 'fixture'}],
+    capabilities: {}
+  })
+  expect(result.capabilities.codeActionProvider).toBeTruthy()
+  await connection.sendNotification(InitializedNotification.type, {})
+  return client
+}
+
+function stop(client: Client) {
+  client.connection.dispose()
+  client.server.kill()
+}
+
+describe('planlint-language-server over stdio', {timeout: 90_000}, () => {
+  let root: string
+  let client: Client
+  const uri = (file: string) => pathToFileURL(path.join(root, phase, file)).href
+
+  beforeAll(async () => {
+    root = writeTree([
+      {path: 'package.json', text: '{"name": "fixture", "private": true}\n'},
+      {path: `${phase}/01-02-PLAN.md`, text: planWith('02', ['01-03'])},
+      {path: `${phase}/01-03-PLAN.md`, text: planWith('03', [])}
+    ])
+    client = await startClient(root)
+  })
+  afterAll(() => {
+    stop(client)
+    removeTree(root)
+  })
+
+  it('publishes diagnostics with rule ids, severities, ranges and docs links', async () => {
+    await client.open(uri('01-01-PLAN.md'), brokenPlan)
+    const diagnostics = await client.until(uri('01-01-PLAN.md'), (list) => list.length > 0)
+    expect(diagnostics.map(({code, severity, range, source, codeDescription}) => ({code, severity, range, source, href: codeDescription?.href}))).toEqual([
+      {
+        code: 'autonomous-flag',
+        severity: 1,
+        source: 'planlint',
+        range: {start: {line: 4, character: 0}, end: {line: 4, character: 0}},
+        href: 'https://github.com/planlint/planlint/blob/main/docs/rules/autonomous-flag.md'
+      },
+      {
+        code: 'auto-select-option',
+        severity: 1,
+        source: 'planlint',
+        range: {start: {line: 6, character: 62}, end: {line: 6, character: 75}},
+        href: 'https://github.com/planlint/planlint/blob/main/docs/rules/auto-select-option.md'
+      }
+    ])
+  })
+
+  it('offers the fix as a quick fix', async () => {
+    const diagnostics = client.diagnostics.get(uri('01-01-PLAN.md'))!
+    const actions = await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: {uri: uri('01-01-PLAN.md')},
+      range: diagnostics[1].range,
+      context: {diagnostics: [diagnostics[1]]}
+    })
+    expect(actions).toEqual([
+      {
+        title: 'Replace `s3-compatable` with `s3-compatible`',
+        kind: 'quickfix',
+        isPreferred: true,
+        edit: {changes: {[uri('01-01-PLAN.md')]: [{range: diagnostics[1].range, newText: 's3-compatible'}]}}
+      }
+    ])
+  })
+
+  it('clears a diagnostic when the buffer is fixed', async () => {
+    await client.change(uri('01-01-PLAN.md'), brokenPlan.replace('s3-compatable', 's3-compatible'))
+    const diagnostics = await client.until(uri('01-01-PLAN.md'), (list) => !list.some((diagnostic) => diagnostic.code === 'auto-select-option'))
+    expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['autonomous-flag'])
+  })
+
+  it('reports a cycle through a plan that is only on disk', async () => {
+    // 01-02 (on disk, not open) depends on 01-03; the open buffer of 01-03 now depends on 01-02.
+    await client.open(uri('01-03-PLAN.md'), planWith('03', ['01-02']))
+    const diagnostics = await client.until(uri('01-03-PLAN.md'), (list) => list.length > 0)
+    expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message])).toEqual([
+      [
+        'no-dependency-cycle',
+        '`depends_on` entry `01-02` closes a dependency cycle: 01-03 → 01-02 → 01-03; none of these plans can start until one of these dependencies is removed'
+      ]
+    ])
+  })
+
+  it('uses unsaved buffers of other plans, and re-checks open plans when a plan they depend on changes', async () => {
+    // 01-04 exists only as a buffer; 01-03's buffer depends on 01-02 (disk), 01-04 depends on 01-03's buffer.
+    await client.open(uri('01-04-PLAN.md'), planWith('04', ['01-03']))
+    await client.until(uri('01-04-PLAN.md'), (list) => list.length === 0)
+    // 01-03 now depends on 01-04: a cycle between two buffers, neither saved.
+    await client.change(uri('01-03-PLAN.md'), planWith('03', ['01-04']))
+    const cycle = await client.until(uri('01-04-PLAN.md'), (list) => list.length > 0)
+    expect(cycle.map((diagnostic) => diagnostic.code)).toEqual(['no-dependency-cycle'])
+    expect(cycle[0].message).toContain('01-04 → 01-03 → 01-04')
+    expect(fs.existsSync(path.join(root, phase, '01-04-PLAN.md'))).toBe(false)
+    // Breaking the cycle in 01-03 clears 01-04's diagnostic without touching 01-04.
+    await client.change(uri('01-03-PLAN.md'), planWith('03', []))
+    await client.until(uri('01-04-PLAN.md'), (list) => list.length === 0)
+  })
+})
+
+describe('planlint-language-server with a .remarkrc', {timeout: 90_000}, () => {
+  it('uses the project configuration instead of the recommended preset', async () => {
+    const dist = path.resolve(languageServerBin, '../../..')
+    const root = writeTree([
+      {path: 'package.json', text: '{"name": "fixture", "private": true}\n'},
+      {
+        path: '.remarkrc.json',
+        text: JSON.stringify({plugins: [path.join(dist, 'src/index.js'), [path.join(dist, 'rules/autonomous-flag.js'), false]]})
+      }
+    ])
+    const client = await startClient(root)
+    try {
+      const planUri = pathToFileURL(path.join(root, phase, '01-01-PLAN.md')).href
+      await client.open(planUri, brokenPlan)
+      const diagnostics = await client.until(planUri, (list) => list.length > 0)
+      expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['auto-select-option'])
+    } finally {
+      stop(client)
+      removeTree(root)
+    }
+  })
+})
