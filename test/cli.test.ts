@@ -74,6 +74,13 @@ describe('planlint CLI', () => {
     expect(limited.stderr).toContain('too many warnings')
   })
 
+  it('takes another preset with --preset', () => {
+    const messages = (...args: string[]) =>
+      (JSON.parse(planlint('--format', 'json', ...args, '.planning/phases/01-setup/01-01-PLAN.md').stdout) as Array<{messages: Array<{ruleId: string}>}>)[0].messages.map((message) => message.ruleId)
+    expect(messages('--preset', 'gsd')).toEqual([])
+    expect(messages('--preset', 'pbr')).toEqual(['frontmatter-schema', 'frontmatter-schema', 'task-elements'])
+  })
+
   it('accepts globs', () => {
     const {code, stdout} = planlint('--format', 'json', '.planning/**/*-RESEARCH.md')
     expect(code).toBe(0)
@@ -117,6 +124,17 @@ describe('remark CLI with planlint', () => {
       const frail = run(remarkBin, [file, '--quiet', '--frail', '--no-color'])
       expect(frail.code).toBe(1)
       expect(frail.stderr).toContain('completion-marker')
+    } finally {
+      fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
+    }
+  })
+
+  it('takes a preset by its package path', () => {
+    fs.writeFileSync(path.join(sandbox, '.remarkrc.mjs'), "import pbr from 'planlint/presets/pbr'\nexport default {plugins: [pbr]}\n")
+    try {
+      const {code, stderr} = run(remarkBin, ['.planning/phases/01-setup/01-01-PLAN.md', '--quiet', '--no-color'])
+      expect(code).toBe(1)
+      expect(stderr).toMatch(/1:1-1:4\s+error\s+Frontmatter lacks the required key `implements`/)
     } finally {
       fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
     }

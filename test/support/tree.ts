@@ -27,6 +27,8 @@ export function removeTree(root: string): void {
 export interface PlanOptions {
   /** Default: the wave after its dependencies when they are all in wave 1. */
   wave?: number
+  /** Default `true`: whether the plan runs without stopping for a person. */
+  autonomous?: boolean
   /** `files_modified`, and the `<files>` of the default task. */
   files?: string[]
   /** The plan's tasks; default: one complete auto task on `files`. */
@@ -55,7 +57,7 @@ type: execute
 wave: ${options.wave ?? (dependsOn.length > 0 ? 2 : 1)}
 depends_on: ${JSON.stringify(dependsOn)}
 files_modified: ${JSON.stringify(files)}
-autonomous: true
+autonomous: ${options.autonomous ?? true}
 must_haves:
   truths:
     - "Uploads are stored in the chosen object store"
