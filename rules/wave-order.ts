@@ -22,7 +22,8 @@ export default remarkRule({
     if (!frontmatter || !waveEntry) return
     const plans = graph()
     const node = plans.planAt(document.path)
-    if (!node || node.wave === undefined) return
+    // Plans on a cycle have no wave that could be right (each fix would push the next plan on); `no-dependency-cycle` reports them.
+    if (!node || node.wave === undefined || plans.cycleThrough(node)) return
     const declared = node.wave
     // Some projects count waves from 0; a phase that has a wave 0 plan does.
     const base = plans.nodes.some((other) => other.directory === node.directory && other.wave === 0) ? 0 : 1

@@ -40,7 +40,6 @@ describe('planlint CLI', () => {
       '.planning/phases/01-setup/01-02-PLAN.md:23 2 auto-select-option',
       '.planning/phases/01-setup/01-02-PLAN.md:9 2 autonomous-flag',
       '.planning/phases/02-api/02-01-PLAN.md:31 1 no-automatable-human-action',
-      '.planning/phases/02-api/02-01-PLAN.md:5 1 wave-order',
       '.planning/phases/02-api/02-01-PLAN.md:6 2 dependency-exists',
       '.planning/phases/02-api/02-01-PLAN.md:6 2 no-dependency-cycle',
       '.planning/phases/02-api/02-02-PLAN.md:6 2 no-dependency-cycle',
@@ -73,6 +72,13 @@ describe('planlint CLI', () => {
     const limited = planlint('--max-warnings', '0', '.planning/phases/02-api/02-RESEARCH.md')
     expect(limited.code).toBe(1)
     expect(limited.stderr).toContain('too many warnings')
+  })
+
+  it('takes another preset with --preset', () => {
+    const messages = (...args: string[]) =>
+      (JSON.parse(planlint('--format', 'json', ...args, '.planning/phases/01-setup/01-01-PLAN.md').stdout) as Array<{messages: Array<{ruleId: string}>}>)[0].messages.map((message) => message.ruleId)
+    expect(messages('--preset', 'gsd')).toEqual([])
+    expect(messages('--preset', 'pbr')).toEqual(['frontmatter-schema', 'frontmatter-schema', 'task-elements'])
   })
 
   it('accepts globs', () => {
@@ -118,6 +124,17 @@ describe('remark CLI with planlint', () => {
       const frail = run(remarkBin, [file, '--quiet', '--frail', '--no-color'])
       expect(frail.code).toBe(1)
       expect(frail.stderr).toContain('completion-marker')
+    } finally {
+      fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
+    }
+  })
+
+  it('takes a preset by its package path', () => {
+    fs.writeFileSync(path.join(sandbox, '.remarkrc.mjs'), "import pbr from 'planlint/presets/pbr'\nexport default {plugins: [pbr]}\n")
+    try {
+      const {code, stderr} = run(remarkBin, ['.planning/phases/01-setup/01-01-PLAN.md', '--quiet', '--no-color'])
+      expect(code).toBe(1)
+      expect(stderr).toMatch(/1:1-1:4\s+error\s+Frontmatter lacks the required key `implements`/)
     } finally {
       fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
     }

@@ -41,8 +41,8 @@ describe('planlint hook', {timeout: 60_000}, () => {
       decision: 'block',
       reason: [
         'planlint found 2 errors in .planning/phases/01-storage/01-01-PLAN.md (fix before going on):',
-        '  5:1  Frontmatter has no `autonomous` key; this plan has a checkpoint task (`checkpoint:decision` on line 7), so add `autonomous: false`  (autonomous-flag)',
-        '  7:63  auto_select `s3-compatable` names no option of this decision; did you mean `s3-compatible`?  (auto-select-option)'
+        '  8:13  `autonomous: true` but this plan has a checkpoint task (`checkpoint:decision` on line 16): an unattended run would go through it; set it to `false`  (autonomous-flag)',
+        '  16:63  auto_select `s3-compatable` names no option of this decision; did you mean `s3-compatible`?  (auto-select-option)'
       ].join('\n')
     })
   })
@@ -54,7 +54,7 @@ describe('planlint hook', {timeout: 60_000}, () => {
     expect(response.decision).toBeUndefined()
     expect(response.hookSpecificOutput.hookEventName).toBe('PostToolUse')
     expect(response.hookSpecificOutput.additionalContext).toMatch(
-      /^planlint found 1 warning in \.planning\/phases\/01-storage\/01-03-PLAN\.md:\n {2}13:1 {2}.*\(completion-marker\)$/
+      /^planlint found 1 warning in \.planning\/phases\/01-storage\/01-03-PLAN\.md:\n {2}24:1 {2}.*\(completion-marker\)$/
     )
   })
 

@@ -107,14 +107,14 @@ describe('planlint-language-server over stdio', {timeout: 90_000}, () => {
         code: 'autonomous-flag',
         severity: 1,
         source: 'planlint',
-        range: {start: {line: 4, character: 0}, end: {line: 4, character: 0}},
+        range: {start: {line: 7, character: 12}, end: {line: 7, character: 16}},
         href: 'https://github.com/planlint/planlint/blob/main/docs/rules/autonomous-flag.md'
       },
       {
         code: 'auto-select-option',
         severity: 1,
         source: 'planlint',
-        range: {start: {line: 6, character: 62}, end: {line: 6, character: 75}},
+        range: {start: {line: 15, character: 62}, end: {line: 15, character: 75}},
         href: 'https://github.com/planlint/planlint/blob/main/docs/rules/auto-select-option.md'
       }
     ])
@@ -145,7 +145,8 @@ describe('planlint-language-server over stdio', {timeout: 90_000}, () => {
 
   it('reports a cycle through a plan that is only on disk', async () => {
     // 01-02 (on disk, not open) depends on 01-03; the open buffer of 01-03 now depends on 01-02.
-    await client.open(uri('01-03-PLAN.md'), planWith('03', ['01-02']))
+    // Only `depends_on` changes: 01-03 stays in wave 1, as on disk.
+    await client.open(uri('01-03-PLAN.md'), planWith('03', ['01-02'], {wave: 1}))
     const diagnostics = await client.until(uri('01-03-PLAN.md'), (list) => list.length > 0)
     expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message])).toEqual([
       [
@@ -160,7 +161,7 @@ describe('planlint-language-server over stdio', {timeout: 90_000}, () => {
     await client.open(uri('01-04-PLAN.md'), planWith('04', ['01-03']))
     await client.until(uri('01-04-PLAN.md'), (list) => list.length === 0)
     // 01-03 now depends on 01-04: a cycle between two buffers, neither saved.
-    await client.change(uri('01-03-PLAN.md'), planWith('03', ['01-04']))
+    await client.change(uri('01-03-PLAN.md'), planWith('03', ['01-04'], {wave: 1}))
     const cycle = await client.until(uri('01-04-PLAN.md'), (list) => list.length > 0)
     expect(cycle.map((diagnostic) => diagnostic.code)).toEqual(['no-dependency-cycle'])
     expect(cycle[0].message).toContain('01-04 → 01-03 → 01-04')

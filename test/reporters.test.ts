@@ -30,14 +30,14 @@ describe('stylish', () => {
   it('groups by file, names the rule, counts errors, warnings and fixable ones, no colour off a TTY', async () => {
     const {code, stdout} = await cli()
     expect(code).toBe(1)
-    const autonomous = 'Frontmatter has no `autonomous` key; this plan has a checkpoint task (`checkpoint:decision` on line 7), so add `autonomous: false`'
+    const autonomous = '`autonomous: true` but this plan has a checkpoint task (`checkpoint:decision` on line 16): an unattended run would go through it; set it to `false`'
     const autoSelect = 'auto_select `s3-compatable` names no option of this decision; did you mean `s3-compatible`?'
     expect(stdout).toBe(
       [
         '',
         plan,
-        `  5:1   error  ${autonomous}  autonomous-flag`,
-        `  7:63  error  ${autoSelect.padEnd(autonomous.length)}  auto-select-option`,
+        `  8:13   error  ${autonomous}  autonomous-flag`,
+        `  16:63  error  ${autoSelect.padEnd(autonomous.length)}  auto-select-option`,
         '',
         '✖ 2 problems (2 errors, 0 warnings)',
         '  2 errors and 0 warnings potentially fixable with the `--fix` option.',
@@ -50,7 +50,7 @@ describe('stylish', () => {
     const {stdout} = await cli('--color')
     const lines = stdout.split('\n')
     expect(lines[1]).toBe(`\u001B[4m${plan}\u001B[24m`)
-    expect(lines[2]).toMatch(/^ {2}5:1 {3}\u001B\[31merror\u001B\[39m {2}Frontmatter/)
+    expect(lines[2]).toMatch(/^ {2}8:13 {3}\u001B\[31merror\u001B\[39m {2}`autonomous: true`/)
     expect(lines[2].endsWith('\u001B[90mautonomous-flag\u001B[39m')).toBe(true)
     const plain = (line: string) => line.replace(/\u001B\[\d+m/g, '')
     expect(plain(lines[2]).indexOf('autonomous-flag')).toBe(plain(lines[3]).indexOf('auto-select-option'))
@@ -66,8 +66,8 @@ describe('github', () => {
     const {code, stdout} = await cli('--format', 'github')
     expect(code).toBe(1)
     expect(stdout.split('\n')).toEqual([
-      `::error file=${plan},line=5,col=1,endLine=5,endColumn=1,title=planlint/autonomous-flag::Frontmatter has no \`autonomous\` key; this plan has a checkpoint task (\`checkpoint:decision\` on line 7), so add \`autonomous: false\``,
-      `::error file=${plan},line=7,col=63,endLine=7,endColumn=76,title=planlint/auto-select-option::auto_select \`s3-compatable\` names no option of this decision; did you mean \`s3-compatible\`?`,
+      `::error file=${plan},line=8,col=13,endLine=8,endColumn=17,title=planlint/autonomous-flag::\`autonomous: true\` but this plan has a checkpoint task (\`checkpoint:decision\` on line 16): an unattended run would go through it; set it to \`false\``,
+      `::error file=${plan},line=16,col=63,endLine=16,endColumn=76,title=planlint/auto-select-option::auto_select \`s3-compatable\` names no option of this decision; did you mean \`s3-compatible\`?`,
       ''
     ])
   })
@@ -110,10 +110,10 @@ describe('sarif', () => {
     expect(run.results[1]).toMatchObject({
       ruleId: 'auto-select-option',
       level: 'error',
-      locations: [{physicalLocation: {artifactLocation: {uri: plan, uriBaseId: '%SRCROOT%'}, region: {startLine: 7, startColumn: 63, endLine: 7, endColumn: 76}}}],
-      fixes: [{artifactChanges: [{replacements: [{deletedRegion: {charOffset: 113, charLength: 13}, insertedContent: {text: 's3-compatible'}}]}]}]
+      locations: [{physicalLocation: {artifactLocation: {uri: plan, uriBaseId: '%SRCROOT%'}, region: {startLine: 16, startColumn: 63, endLine: 16, endColumn: 76}}}],
+      fixes: [{artifactChanges: [{replacements: [{deletedRegion: {charOffset: 279, charLength: 13}, insertedContent: {text: 's3-compatible'}}]}]}]
     })
-    expect(brokenPlan.slice(113, 126)).toBe('s3-compatable')
+    expect(brokenPlan.slice(279, 292)).toBe('s3-compatable')
   })
 
   it('the schema check can fail', () => {

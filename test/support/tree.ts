@@ -24,40 +24,66 @@ export function removeTree(root: string): void {
   fs.rmSync(root, {recursive: true, force: true})
 }
 
-/** A plan with a misspelt `auto_select` (error, fixable) and no `autonomous` key (error, fixable). */
-export const brokenPlan = `---
+export interface PlanOptions {
+  /** Default: the wave after its dependencies when they are all in wave 1. */
+  wave?: number
+  /** Default `true`: whether the plan runs without stopping for a person. */
+  autonomous?: boolean
+  /** `files_modified`, and the `<files>` of the default task. */
+  files?: string[]
+  /** The plan's tasks; default: one complete auto task on `files`. */
+  tasks?: string
+}
+
+/**
+ * A complete plan, plan `plan` of phase 01-storage: every frontmatter key the
+ * workflow requires and tasks with all their children, so that the rules
+ * report only what a test breaks on purpose.
+ */
+export function planWith(plan: string, dependsOn: string[] = [], options: PlanOptions = {}): string {
+  const files = options.files ?? [`src/storage/step-${plan}.ts`]
+  const task = `<task type="auto">
+  <name>Create the bucket</name>
+  <files>${files.join(', ')}</files>
+  <action>Run the migration.</action>
+  <verify>npm test -- storage passes</verify>
+  <done>The bucket exists</done>
+</task>
+`
+  return `---
 phase: 01-storage
-plan: 01
-depends_on: []
+plan: ${plan}
+type: execute
+wave: ${options.wave ?? (dependsOn.length > 0 ? 2 : 1)}
+depends_on: ${JSON.stringify(dependsOn)}
+files_modified: ${JSON.stringify(files)}
+autonomous: ${options.autonomous ?? true}
+must_haves:
+  truths:
+    - "Uploads are stored in the chosen object store"
+  artifacts: []
+  key_links: []
 ---
 
-<task type="checkpoint:decision" gate="blocking" auto_select="s3-compatable">
+${options.tasks ?? task}`
+}
+
+/** A plan with a misspelt `auto_select` (error, fixable), and `autonomous: true` although it has a checkpoint (error, fixable). */
+export const brokenPlan = planWith('01', [], {
+  files: [],
+  tasks: `<task type="checkpoint:decision" gate="blocking" auto_select="s3-compatable">
   <decision>Select the object store</decision>
   <options>
-    <option id="s3-compatible"><name>S3-compatible</name></option>
-    <option id="local-disk"><name>Local disk</name></option>
+    <option id="s3-compatible"><name>S3-compatible</name><pros>Durable</pros><cons>One more service</cons></option>
+    <option id="local-disk"><name>Local disk</name><pros>No new service</pros><cons>Lost with the VM</cons></option>
   </options>
   <resume-signal>Select: s3-compatible or local-disk</resume-signal>
 </task>
 `
+})
 
 /** A plan no rule objects to. */
-export const cleanPlan = `---
-phase: 01-storage
-plan: 02
-depends_on: ["01-01"]
-autonomous: true
----
-
-<task type="auto">
-  <name>Create the bucket</name>
-  <action>Run the migration.</action>
-</task>
-`
-
-/** The clean plan as plan `plan` of phase 01 with these `depends_on` entries. */
-export const planWith = (plan: string, dependsOn: string[]) =>
-  cleanPlan.replace('plan: 02', `plan: ${plan}`).replace('depends_on: ["01-01"]', `depends_on: ${JSON.stringify(dependsOn)}`)
+export const cleanPlan = planWith('02', ['01-01'])
 
 /** The built CLI and language server (tests run after \`tsc\`, as \`npm test\` does). */
 export const cliBin = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url))
