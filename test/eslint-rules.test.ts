@@ -10,6 +10,7 @@ import planlint from '../src/eslint/index.js'
 import {planlintDataOf} from '../src/lint.js'
 import {docsUrl} from '../src/rule.js'
 import {docExamples, lintExampleFile, writeExample} from './support/doc-examples.js'
+import {planWith} from './support/tree.js'
 
 // ESLint's RuleTester runs its cases as vitest tests.
 RuleTester.describe = describe
@@ -86,7 +87,7 @@ describe('the ESLint plugin', () => {
       expect(meta.docs?.url).toMatch(new RegExp(`/docs/rules/${id}\\.md$`))
       expect(fs.existsSync(new URL(`../docs/rules/${id}.md`, import.meta.url))).toBe(true)
       expect(meta.fixable).toBe(rule.fixable === 'fix' ? 'code' : undefined)
-      expect(meta.defaultOptions).toEqual([rule.defaultOptions])
+      expect(meta.defaultOptions).toBeUndefined()
       expect(meta.languages).toContain('markdown/commonmark')
     }
   })
@@ -107,12 +108,13 @@ function lintText(text: string, filePath = path.join(sandbox, 'inline/.planning/
   return {messages: linter.verify(text, config, {filename: filePath}), output: text, fixed: false}
 }
 
-const decision = (autoSelect: string) => `<task type="checkpoint:decision" auto_select="${autoSelect}">
+const decision = (autoSelect: string) => `<task type="checkpoint:decision" gate="blocking" auto_select="${autoSelect}">
   <decision>Pick</decision>
   <options>
-    <option id="cursor"><name>Cursor</name></option>
-    <option id="offset"><name>Offset</name></option>
+    <option id="cursor"><name>Cursor</name><pros>Stable</pros><cons>Opaque</cons></option>
+    <option id="offset"><name>Offset</name><pros>Simple</pros><cons>Drifts</cons></option>
   </options>
+  <resume-signal>Select: cursor or offset</resume-signal>
 </task>
 `
 
@@ -120,17 +122,17 @@ describe('inline eslint-disable comments', () => {
   it('eslint-disable-next-line silences the rule on the next line only', () => {
     const text = `<!-- eslint-disable-next-line planlint/auto-select-option -- chosen on purpose -->\n${decision('cursr')}\n${decision('ofset')}`
     const messages = lintText(text).messages.filter((message) => message.ruleId === 'planlint/auto-select-option')
-    expect(messages.map((message) => message.line)).toEqual([10])
+    expect(messages.map((message) => message.line)).toEqual([11])
   })
 
   it('eslint-disable / eslint-enable silence a region', () => {
     const text = `<!-- eslint-disable planlint/auto-select-option -->\n\n${decision('cursr')}\n<!-- eslint-enable planlint/auto-select-option -->\n\n${decision('ofset')}`
     const messages = lintText(text).messages.filter((message) => message.ruleId === 'planlint/auto-select-option')
-    expect(messages.map((message) => message.line)).toEqual([13])
+    expect(messages.map((message) => message.line)).toEqual([14])
   })
 
   it('a directive that silences nothing is reported when the user asks for it', () => {
-    const text = `<!-- eslint-disable-next-line planlint/auto-select-option -->\n${decision('cursor')}`
+    const text = planWith('01', [], {files: [], autonomous: false, tasks: `<!-- eslint-disable-next-line planlint/auto-select-option -->\n${decision('cursor')}`})
     expect(lintText(text).messages.map((message) => message.message)).toEqual([
       expect.stringMatching(/Unused eslint-disable directive \(no problems were reported from 'planlint\/auto-select-option'\)/)
     ])
@@ -139,7 +141,7 @@ describe('inline eslint-disable comments', () => {
 
 describe('fixing through ESLint', () => {
   it('keeps CRLF line endings and fixes frontmatter and tasks in one pass', () => {
-    const text = ['---', 'phase: 01-a', 'plan: 01', 'autonomous: true', '---', '', decision('cursr')].join('\r\n').replace(/(?<!\r)\n/g, '\r\n')
+    const text = planWith('01', [], {files: [], tasks: decision('cursr')}).replace(/\n/g, '\r\n')
     const {output, messages} = lintText(text, undefined, true)
     expect(messages).toEqual([])
     expect(output).toContain('autonomous: false\r\n')
@@ -148,11 +150,12 @@ describe('fixing through ESLint', () => {
   })
 
   it('builds the model from the text when frontmatter is not parsed as YAML', () => {
-    const text = '---\nphase: 01-a\nplan: 01\nautonomous: true\n---\n\n' + decision('cursor')
+    const text = planWith('02', [], {files: [], tasks: decision('cursor')})
+    const line = text.split('\n').findIndex((candidate) => candidate.startsWith('autonomous:')) + 1
     const linter = new Linter({cwd: sandbox})
     const config = [{...planlint.configs.recommended[0], languageOptions: {frontmatter: false as const}}]
     const messages = linter.verify(text, config, {filename: path.join(sandbox, 'inline/.planning/phases/01-a/01-02-PLAN.md')})
-    expect(messages.map((message) => `${message.line}:${message.column} ${message.ruleId}`)).toEqual(['4:13 planlint/autonomous-flag'])
+    expect(messages.map((message) => `${message.line}:${message.column} ${message.ruleId}`)).toEqual([`${line}:13 planlint/autonomous-flag`])
   })
 })
 

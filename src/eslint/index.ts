@@ -58,7 +58,8 @@ export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
       // A rule that fixes may still only suggest when the repair is ambiguous.
       hasSuggestions: rule.fixable !== undefined,
       schema: [optionsSchema(rule.defaultOptions)],
-      defaultOptions: [rule.defaultOptions],
+      // No `defaultOptions` here: ESLint would merge them deeply, while a planlint option replaces
+      // its default whole (`checkpoints: {}` means none); `runRule` merges as the remark plugins do.
       languages: ['markdown/commonmark', 'markdown/gfm']
     },
     create(context) {
