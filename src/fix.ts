@@ -76,8 +76,11 @@ export function writeFileAtomic(filePath: string, text: string, expected: string
   }
 }
 
-/** A plan's graph facts (`phase`, `plan`, `depends_on`, `wave`) as a comparable string. */
-const graphFacts = (filePath: string, text: string) => JSON.stringify(planNodeFromText(filePath, text) ?? null)
+/** A plan's graph facts (`phase`, `plan`, `depends_on`, `wave`) as a comparable string; other plans never see its ranges. */
+function graphFacts(filePath: string, text: string): string {
+  const node = planNodeFromText(filePath, text)
+  return JSON.stringify(node ? {...node, dependsOn: node.dependsOn.map((entry) => entry.text)} : null)
+}
 
 /**
  * Lints, applies the fixes, re-lints the changed files and repeats until no
@@ -102,7 +105,8 @@ export async function fixFiles(options: FixOptions): Promise<FixRun> {
       if (!originals.has(filePath)) originals.set(filePath, before)
       const entry = fixed.get(filePath) ?? {path: filePath, before: originals.get(filePath)!, after: text, edits: 0, passes: 0, written: false}
       fixed.set(filePath, {...entry, after: text, edits: entry.edits + applied.length, passes: pass})
-      changed.push(new VFile({path: file.path, cwd: file.cwd, value: text}))
+      // An absolute path: VFile sets `path` before `cwd`, so a relative one would resolve against the process's.
+      changed.push(new VFile({path: filePath, cwd: file.cwd, value: text}))
     }
     if (changed.length === 0) break
     const relinted = await lintFiles({...options, paths: changed})
@@ -124,8 +128,8 @@ export async function fixFiles(options: FixOptions): Promise<FixRun> {
   if (graphChanged || failed.length > 0) {
     // Cross-file messages of the other plans depend on what was written; unwritten files are as they were.
     clearPlanGraphCache()
-    const again = graphChanged ? [...current.values()].map((file) => file.path) : failed
-    for (const file of await lintFiles({...options, paths: again.map((filePath) => path.resolve(options.cwd ?? process.cwd(), filePath))})) {
+    const again = graphChanged ? [...current.keys()] : failed
+    for (const file of await lintFiles({...options, paths: again})) {
       current.set(absolutePathOf(file), file)
     }
   }

@@ -158,3 +158,19 @@ export default {plugins: [planlint, [unsafe, ['error']]]}
     ])
   })
 })
+
+describe('fixFiles from another working directory', () => {
+  it('re-lints fixed files at their own paths, so cross-file rules see their tree', async () => {
+    const {fixFiles} = await import('../src/fix.js')
+    // A typo'd dependency that fixing does not touch, next to fixable problems.
+    const plan = path.join(sandbox, `${phase}/01-01-PLAN.md`)
+    fs.writeFileSync(plan, fs.readFileSync(plan, 'utf8').replace('depends_on: []', 'depends_on: ["01-09"]'))
+    const run = await fixFiles({paths: ['.planning'], cwd: sandbox, preset: 'recommended'})
+    const paths = run.files.map((file) => path.resolve(file.cwd, file.path))
+    expect(new Set(paths).size).toBe(paths.length)
+    expect(paths.every((filePath) => filePath.startsWith(sandbox + path.sep))).toBe(true)
+    const fixedPlan = run.files.find((file) => path.resolve(file.cwd, file.path) === plan)!
+    expect(fixedPlan.messages.map((message) => message.ruleId)).toEqual(['dependency-exists'])
+    expect(run.fixed.map((entry) => path.relative(sandbox, entry.path)).sort()).toEqual([`${phase}/01-01-PLAN.md`, `${phase}/01-01-SUMMARY.md`, crlfPlan])
+  })
+})
