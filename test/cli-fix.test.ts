@@ -54,10 +54,10 @@ describe('planlint --fix', () => {
       const frontmatter = parseFrontmatter(text)
       if (frontmatter && !file.endsWith('01-03-PLAN.md')) expect(frontmatter.errors, file).toEqual([])
     }
-    // What remains is what has no safe fix: `autonomous` in a plan whose YAML does not parse.
+    // What remains is what has no safe fix: the YAML error itself, and `autonomous` in a plan whose YAML does not parse.
     const results = JSON.parse(stdout) as Array<{filePath: string; messages: Array<{ruleId: string; line: number}>}>
     const remaining = results.flatMap((result) => result.messages.map((message) => `${path.basename(result.filePath)}:${message.line} ${message.ruleId}`))
-    expect(remaining).toEqual(['01-03-PLAN.md:6 autonomous-flag'])
+    expect(remaining).toEqual(['01-03-PLAN.md:12 frontmatter-schema', '01-03-PLAN.md:13 autonomous-flag'])
     expect(code).toBe(1)
   })
 
