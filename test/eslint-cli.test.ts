@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {planWith} from './support/tree.js'
 
 const repository = fileURLToPath(new URL('..', import.meta.url))
 const eslintBin = path.join(repository, 'node_modules/.bin/eslint')
@@ -60,11 +61,11 @@ describe('the eslint binary with planlint/eslint recommended', () => {
       expect.arrayContaining([
         expect.stringMatching(/^examples\/\.planning\/phases\/02-api\/02-01-PLAN\.md:6:15-6:20 no-dependency-cycle: /),
         expect.stringMatching(/^examples\/\.planning\/phases\/02-api\/02-01-PLAN\.md:6:24-6:29 dependency-exists: /),
-        `${phase}/01-01-PLAN.md:23:63-23:76 auto-select-option: auto_select \`s3-compatable\` names no option of this decision; did you mean \`s3-compatible\`?`
+        `${phase}/01-01-PLAN.md:25:63-25:76 auto-select-option: auto_select \`s3-compatable\` names no option of this decision; did you mean \`s3-compatible\`?`
       ])
     )
     // Task markup quoted in a fence is no task, in ESLint too.
-    expect(eslintMessages.some((message) => message.startsWith(`${phase}/01-01-PLAN.md:18:`))).toBe(false)
+    expect(eslintMessages.some((message) => message.startsWith(`${phase}/01-01-PLAN.md:20:`))).toBe(false)
   })
 
   it('eslint --fix makes the same edits as planlint --fix, and a second run finds nothing to fix', () => {
@@ -73,7 +74,10 @@ describe('the eslint binary with planlint/eslint recommended', () => {
     for (const file of ['01-01-PLAN.md', '01-02-PLAN.md', '01-03-PLAN.md', '01-01-SUMMARY.md']) {
       expect(fs.readFileSync(path.join(sandbox, phase, file), 'utf8'), file).toBe(fs.readFileSync(path.join(fixtures, 'after', phase, file), 'utf8'))
     }
-    expect(listed(JSON.parse(fixed.stdout) as Result[])).toEqual([expect.stringMatching(/^\.planning\/phases\/01-storage\/01-03-PLAN\.md:6:13-6:18 autonomous-flag: /)])
+    expect(listed(JSON.parse(fixed.stdout) as Result[])).toEqual([
+      expect.stringMatching(/^\.planning\/phases\/01-storage\/01-03-PLAN\.md:12:19-12:33 frontmatter-schema: Frontmatter is not valid YAML/),
+      expect.stringMatching(/^\.planning\/phases\/01-storage\/01-03-PLAN\.md:13:13-13:18 autonomous-flag: /)
+    ])
     const again = eslint('--fix-dry-run', '--format', 'json', '.planning')
     expect((JSON.parse(again.stdout) as Array<{output?: string}>).filter((result) => result.output !== undefined)).toEqual([])
   })
@@ -82,7 +86,11 @@ describe('the eslint binary with planlint/eslint recommended', () => {
     const file = path.join(sandbox, phase, '01-04-PLAN.md')
     fs.writeFileSync(
       file,
-      '---\nphase: 01-storage\nplan: 04\nautonomous: true\n---\n\n<!-- eslint-disable-next-line planlint/auto-select-option -- kept for the demo -->\n<task type="auto" auto_select="x">\n  <name>Demo</name>\n  <action>Nothing.</action>\n</task>\n'
+      planWith('04', [], {
+        files: ['src/demo.ts'],
+        tasks:
+          '<!-- eslint-disable-next-line planlint/auto-select-option -- kept for the demo -->\n<task type="auto" auto_select="x">\n  <name>Demo</name>\n  <files>src/demo.ts</files>\n  <action>Nothing.</action>\n  <verify>npm test</verify>\n  <done>Nothing changed</done>\n</task>\n'
+      })
     )
     try {
       const {stdout} = eslint('--format', 'json', path.relative(sandbox, file))
