@@ -107,7 +107,7 @@ export function pathEntries(document: PlanDocument, element: Element): PathEntry
   for (const piece of content.matchAll(/(?:[^\n,;{]|\{[^}\n]*\}?)+/g)) {
     const token = /^[\s>*+-]*(?:\d+[.)]\s+)?`?([^\s`()'"]+)/.exec(piece[0])
     if (!token) continue
-    let text = token[1].replace(/:\d+(?:-\d+)?$/, '').replace(/[.:]$/, '')
+    const text = token[1].replace(/:\d+(?:-\d+)?$/, '').replace(/[.:]$/, '')
     if (!pathStart.test(text) || !/[A-Za-z0-9]/.test(text) || notPath.test(text) || !pathLike.test(text.replace(/\/$/, '/x'))) continue
     const at = start + piece.index + token[0].length - token[1].length
     entries.push({path: text, range: [at, at + text.length]})
