@@ -24,7 +24,15 @@ const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unkn
       'frontmatter-schema': ['on', {required: expect.arrayContaining(['implements', 'must_haves']), types: ['feature', 'bugfix', 'refactor', 'infrastructure', 'docs', 'chore']}],
       'plan-filename': ['on', {patterns: expect.arrayContaining(['^PLAN\\.md$', '^PLAN-\\d+[a-z]?\\.md$'])}],
       // The agent contract's seven elements, checkpoints included.
-      'task-elements': ['on', {required: ['name', 'read_first', 'files', 'action', 'acceptance_criteria', 'verify', 'done'], recommended: [], checkpoints: {}}]
+      'task-elements': [
+        'on',
+        {
+          required: ['name', 'read_first', 'files', 'action', 'acceptance_criteria', 'verify', 'done'],
+          recommended: [],
+          // Checkpoints as the contract's example writes them.
+          checkpoints: {'checkpoint:human-verify': ['name', 'files', 'action', 'verify', 'done'], 'checkpoint:*': ['name', 'action']}
+        }
+      ]
     }
   }
 }
