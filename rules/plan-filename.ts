@@ -38,7 +38,8 @@ export default remarkRule<Options>({
     const fileName = path.basename(document.path)
     if (options.patterns.some((pattern) => new RegExp(pattern).test(fileName))) return
     const phase = phaseNumberOf(path.basename(path.dirname(document.path)))
-    const plan = document.frontmatter?.data?.plan
+    // `PLAN-02.md` and `01-PLAN-02-api.md` carry the plan number after `PLAN-`.
+    const plan = document.frontmatter?.data?.plan ?? /PLAN-(\d+[a-z]?)/i.exec(fileName)?.[1]
     const planNumber = /^\d+[a-z]?$/i.test(String(plan ?? '')) ? String(plan).padStart(2, '0') : undefined
     const suggestion = phase && planNumber ? `; rename it to \`${phase}-${planNumber}-PLAN.md\`` : ''
     report({

@@ -1,4 +1,4 @@
-import type {Element} from '../src/model/markup.js'
+import {descendants, type Element} from '../src/model/markup.js'
 import {isCheckpoint, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
@@ -13,6 +13,8 @@ interface Options {
    * any other task.
    */
   checkpoints: Record<string, string[]>
+  /** Children an element inside a task must have, by element name (errors). */
+  elements: Record<string, string[]>
 }
 
 const gsdCheckpoints: Record<string, string[]> = {
@@ -22,8 +24,8 @@ const gsdCheckpoints: Record<string, string[]> = {
   'checkpoint:*': ['resume-signal']
 }
 
-/** Element names in a task, not counting those inside a decision's options (an `<option>` has its own `<name>`). */
-function elementNames(task: Element): Set<string> {
+/** Element names below an element, not counting those inside a decision's options (an `<option>` has its own `<name>`). */
+function elementNames(parent: Element): Set<string> {
   const names = new Set<string>()
   const visit = (element: Element) => {
     for (const child of element.children) {
@@ -32,7 +34,7 @@ function elementNames(task: Element): Set<string> {
       if (child.name !== 'options' && child.name !== 'option') visit(child)
     }
   }
-  visit(task)
+  visit(parent)
   return names
 }
 
@@ -48,7 +50,12 @@ export default remarkRule<Options>({
   description: 'Every task has the child elements its type needs.',
   severity: 'error',
   kinds: ['plan'],
-  defaultOptions: {required: ['name', 'action'], recommended: ['verify', 'done', 'files'], checkpoints: gsdCheckpoints},
+  defaultOptions: {
+    required: ['name', 'action'],
+    recommended: ['verify', 'done', 'files'],
+    checkpoints: gsdCheckpoints,
+    elements: {feature: ['behavior', 'implementation']}
+  },
   check({document, options, report}) {
     for (const task of document.tasks) {
       const type = taskType(task) ?? 'auto'
@@ -72,6 +79,15 @@ export default remarkRule<Options>({
           message: `${what} ${tags(advised)}; ${add(advised)} (the plan format asks every task for ${tags(options.recommended)})`,
           range: task.openTag,
           severity: 'warning'
+        })
+      }
+      for (const element of descendants(task)) {
+        const needs = Object.hasOwn(options.elements, element.name) ? options.elements[element.name] : []
+        const absent = needs.filter((name) => !elementNames(element).has(name))
+        if (absent.length === 0) continue
+        report({
+          message: `This \`<${element.name}>\` has no ${tags(absent)}; ${add(absent)} (a \`<${element.name}>\` needs ${tags(needs)})`,
+          range: element.openTag
         })
       }
     }

@@ -12,7 +12,8 @@ const advice: Record<MarkupProblemKind, (problem: MarkupProblem) => string> = {
   'unterminated-tag': () => '; end the tag with `>`',
   'duplicate-attribute': () => '; keep one',
   'unquoted-attribute': () => '; put its value in double quotes',
-  'swallowed-tasks': () => ''
+  'swallowed-tasks': () => '',
+  'nul-bytes': () => '; save it as UTF-8 text without NUL bytes'
 }
 
 /** The edit that repairs a problem, when there is exactly one right edit. */
@@ -37,11 +38,12 @@ function fixOf(document: PlanDocument, problem: MarkupProblem): Finding['fix'] {
  * Tasks are XML-like blocks the executor reads as markup: an unclosed or
  * interleaved element runs into the next one, and the executor does the wrong
  * task or none. A stray code fence that swallows tasks is a warning: what it
- * holds reads as an example.
+ * holds reads as an example. A NUL byte makes the whole file unreadable to
+ * the tools that check it.
  */
 export default remarkRule({
   id: 'task-markup',
-  description: 'Every `<task>` and its child elements are closed, properly nested and have quoted, unique attributes.',
+  description: 'Every `<task>` and its child elements are closed, properly nested and have quoted, unique attributes, and the file holds no NUL bytes.',
   severity: 'error',
   kinds: ['plan'],
   fixable: 'fix',

@@ -1,7 +1,9 @@
 import {describe, expect, it} from 'vitest'
+import {lintFiles} from '../src/lint.js'
 import {buildDocument} from '../src/model/document.js'
 import {attribute, child} from '../src/model/markup.js'
 import {elementsNamed, taskType} from '../src/plan.js'
+import {removeTree, writeTree} from './support/tree.js'
 
 const plan = (body: string, frontmatter = 'phase: 01\nplan: 01\n') => `---\n${frontmatter}---\n\n${body}`
 const at = (text: string, offset: number) => text.slice(offset, offset + 40)
@@ -168,7 +170,45 @@ describe('document kind', () => {
     expect(buildDocument(text, filePath).kind).toBe(kind)
   })
 
-  it('does not lint binary files', () => {
-    expect(buildDocument('\u0000\u0001PNG', 'x-PLAN.md').kind).toBe('other')
+  it('keeps a NUL-corrupted plan a plan, records the NUL bytes and still reads its tasks', () => {
+    const text = plan('<task type="auto">\n  <nam\u0000e>Seed</name>\n  <action>Run\u0000 it</action>\n</task>\n')
+    const document = buildDocument(text, '.planning/phases/01-x/01-01-PLAN.md')
+    expect(document.kind).toBe('plan')
+    const nul = document.markupProblems.filter((problem) => problem.kind === 'nul-bytes')
+    expect(nul).toHaveLength(1)
+    expect(nul[0].range).toEqual([text.indexOf('\u0000'), text.indexOf('\u0000') + 1])
+    expect(nul[0].message).toMatch(/^This file contains 2 NUL bytes, the first here/)
+    expect(document.tasks).toHaveLength(1)
+    expect(child(document.tasks[0], 'action')).toBeDefined()
+  })
+
+  it('names the old `NN-PLAN-MM-slug.md` files plans, not their checks and outlines', () => {
+    expect(buildDocument('', '.planning/phases/03-api/01-PLAN-01-foundation.md').kind).toBe('plan')
+    expect(buildDocument('', '.planning/phases/03-api/03-PLAN-OUTLINE.md').kind).toBe('other')
+    expect(buildDocument('', '.planning/phases/03-api/03-PLAN-CHECK-2.md').kind).toBe('other')
+  })
+})
+
+describe('a NUL-corrupted plan in a planning tree', () => {
+  it('gets its NUL error from every preset, crashes no rule, and still resolves as a dependency', async () => {
+    const corrupted = '\u0000' + plan('<task type="auto">\n  <name>Seed</name>\n  <action>Run it</action>\n</task>\n', 'phase: 01\nplan: 01\ndepends_on: []\n')
+    const dependent = plan('<task type="auto">\n  <name>Use</name>\n  <action>Use it</action>\n</task>\n', 'phase: 01\nplan: 02\ndepends_on: ["01-01"]\n')
+    const root = writeTree([
+      {path: '.planning/phases/01-x/01-01-PLAN.md', text: corrupted},
+      {path: '.planning/phases/01-x/01-02-PLAN.md', text: dependent}
+    ])
+    try {
+      for (const preset of ['recommended', 'gsd', 'pbr'] as const) {
+        const files = await lintFiles({paths: ['.planning'], cwd: root, preset})
+        const messages = files.flatMap((file) => file.messages.map((message) => ({file: file.basename, rule: message.ruleId, fatal: message.fatal, reason: message.reason})))
+        expect(messages.filter((message) => /crashed/.test(message.reason)), preset).toEqual([])
+        expect(messages.filter((message) => message.rule === 'task-markup'), preset).toEqual([
+          expect.objectContaining({file: '01-01-PLAN.md', fatal: true, reason: expect.stringMatching(/^This file contains a NUL byte here/)})
+        ])
+        expect(messages.filter((message) => message.file === '01-02-PLAN.md' && message.rule === 'dependency-exists'), preset).toEqual([])
+      }
+    } finally {
+      removeTree(root)
+    }
   })
 })

@@ -49,10 +49,9 @@ describe('presets', () => {
     expect(await messages('gsd')).toEqual([expect.stringMatching(/^16:1 human-verify-mode: `workflow.human_verify_mode` is `end-of-phase`/)])
   })
 
-  it('pbr asks for implements, its plan types and its task elements, also in checkpoints', async () => {
+  it('pbr asks for implements, its plan types and its task elements, in checkpoints as its contract writes them', async () => {
     expect((await messages('pbr')).sort()).toEqual([
-      '16:1 task-elements: This `checkpoint:human-verify` task has no `<files>`; add it (the plan format asks every task for `<files>`)',
-      '16:1 task-elements: This `checkpoint:human-verify` task has no `<name>`, `<action>`, `<verify>`, `<done>`, `<read_first>`, `<acceptance_criteria>`; add them (every task needs `<name>`, `<action>`, `<verify>`, `<done>`, `<read_first>`, `<acceptance_criteria>`)',
+      '16:1 task-elements: This `checkpoint:human-verify` task has no `<name>`, `<files>`, `<action>`, `<verify>`, `<done>`; add them (a `checkpoint:human-verify` needs `<name>`, `<files>`, `<action>`, `<verify>`, `<done>`)',
       '1:1 frontmatter-schema: Frontmatter lacks the required key `implements`; add it',
       '4:7 frontmatter-schema: Plan `type` `execute` is not one of `feature`, `bugfix`, `refactor`, `infrastructure`, `docs`, `chore`'
     ])

@@ -330,7 +330,7 @@ function readPlan(filePath: string, cached: CachedPlan | undefined): CachedPlan 
     if (cached?.stamp === stamp) return cached
     if (stat.size > maxPlanBytes) return {stamp, node: undefined}
     const text = fs.readFileSync(filePath, 'utf8')
-    return {stamp, node: text.includes('\u0000') ? undefined : planNodeFromText(filePath, text)}
+    return {stamp, node: planNodeFromText(filePath, text)}
   } catch {
     return {stamp: '', node: undefined}
   }

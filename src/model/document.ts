@@ -40,9 +40,13 @@ export function parseMarkdown(text: string): Root {
   return markdown.parse(text)
 }
 
-/** Whether a file name is a plan's: `*-PLAN.md`, `PLAN-NN.md` or `PLAN.md`. */
+/**
+ * Whether a file name is a plan's: `*-PLAN.md`, `PLAN-NN.md` or `PLAN.md`, and
+ * the old `NN-PLAN-MM-slug.md` (a plan the executor no longer finds, which
+ * `plan-filename` reports).
+ */
 export function isPlanFileName(fileName: string): boolean {
-  return /(^|-)PLAN\.md$/.test(fileName) || /^PLAN-\d+[a-z]?\.md$/.test(fileName)
+  return /(^|-)PLAN\.md$/.test(fileName) || /(^|-)PLAN-\d+[a-z]?(-[\w.-]+)?\.md$/.test(fileName)
 }
 
 /** Whether a file name is a summary's: `*-SUMMARY.md` or `SUMMARY.md`. */
@@ -115,7 +119,6 @@ export function buildDocument(text: string, filePath?: string, tree: Root = pars
 }
 
 function documentKind(document: PlanDocument): DocumentKind {
-  if (document.text.includes('\u0000')) return 'other'
   const fileName = document.path ? path.basename(document.path) : ''
   if (isPlanFileName(fileName)) return 'plan'
   if (isSummaryFileName(fileName)) return 'summary'

@@ -31,6 +31,7 @@ export type MarkupProblemKind =
   | 'duplicate-attribute'
   | 'unquoted-attribute'
   | 'swallowed-tasks'
+  | 'nul-bytes'
 
 export interface MarkupProblem {
   kind: MarkupProblemKind
@@ -184,6 +185,13 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
 
   const report = (kind: MarkupProblemKind, message: string, range: Range, element?: Element) =>
     problems.push({kind, message, range, element})
+
+  // A NUL byte makes the file binary to search tools (`grep -I`, `rg` skip it), so every check that greps it finds nothing.
+  const nul = text.indexOf('\u0000')
+  if (nul !== -1) {
+    const count = text.split('\u0000').length - 1
+    report('nul-bytes', `This file contains ${count === 1 ? 'a NUL byte here' : `${count} NUL bytes, the first here`}: it reads as binary or corrupted, and search tools skip binary files, so checks that grep it find nothing`, [nul, nul + 1])
+  }
 
   /** Ends an element that was never closed, at `end`. */
   const cutOff = (element: Element, end: number) => {

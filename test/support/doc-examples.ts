@@ -18,7 +18,8 @@ import {planlintDataOf} from '../../src/lint.js'
  * each `### ...` heading starts an example made of one or more `markdown`
  * code blocks with a `path="..."` meta (the files, written to a temporary
  * planning tree; blocks of another language with a `path` meta, such as a
- * `json` config file, are written but not linted) and an optional `text`
+ * `json` config file, are written but not linted; with a `nul` meta, each `␀`
+ * in the block is written as a NUL byte) and an optional `text`
  * block with the messages the rule gives, one per line:
  * `file:line:column-endLine:endColumn: message`, marked ` [warning]` or
  * ` [error]` when the message's severity is not the rule's default.
@@ -62,7 +63,8 @@ export function docExamplesOf(page: URL): DocExample[] {
     if (code.lang === 'markdown' && filePath && /(^|\s)fixed(\s|$)/.test(code.meta ?? '')) {
       current.fixed.push({path: filePath, text: code.value + '\n'})
     } else if (filePath && code.lang !== 'text') {
-      current.files.push({path: filePath, text: code.value + '\n', lint: code.lang === 'markdown'})
+      const text = /(^|\s)nul(\s|$)/.test(code.meta ?? '') ? code.value.replaceAll('␀', '\u0000') : code.value
+      current.files.push({path: filePath, text: text + '\n', lint: code.lang === 'markdown'})
       if (options) current.options = JSON.parse(options)
     } else if (code.lang === 'text') {
       current.expected = code.value.split('\n').filter((line) => line.trim() !== '')
