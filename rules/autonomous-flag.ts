@@ -48,13 +48,20 @@ export default remarkRule({
       })
       return
     }
+    // `false` is the cautious value: a wrong `false` costs a person a look, a wrong `true` runs
+    // through a human gate. Turning an author's no into `true` is offered, never applied.
+    const repair = (value: boolean) => {
+      if (!canFix) return {}
+      const edit = {range: entry.valueRange, text: String(value)}
+      return value && booleanMeant(entry.value) === false ? {suggestions: [edit]} : {fix: edit}
+    }
     if (typeof entry.value !== 'boolean') {
       const written = document.text.slice(entry.valueRange[0], entry.valueRange[1])
       const value = undecidable ? (booleanMeant(entry.value) ?? expected) : expected
       report({
         message: `\`autonomous\` is \`${written || 'empty'}\`, not a YAML boolean; ${undecidable ? 'write' : `${reason}, so write`} \`${value}\``,
         range: entry.valueRange,
-        ...(canFix ? {fix: {range: entry.valueRange, text: String(value)}} : {})
+        ...repair(value)
       })
     } else if (!undecidable && entry.value !== expected) {
       report({
@@ -62,7 +69,7 @@ export default remarkRule({
           ? `\`autonomous: false\` but ${reason}: the plan waits for a human for nothing; set it to \`true\``
           : `\`autonomous: true\` but ${reason}: an unattended run would go through it; set it to \`false\``,
         range: entry.valueRange,
-        ...(canFix ? {fix: {range: entry.valueRange, text: String(expected)}} : {})
+        ...repair(expected)
       })
     }
   }

@@ -4,14 +4,15 @@ import type {FixRun} from '../fix.js'
 import type {CliIo} from './main.js'
 
 /**
- * Tells what fixing did: a unified diff per file in a dry run (stylish format;
- * JSON carries `output` instead), a summary line on stderr, and every file that
- * could not be written. Returns how many writes failed.
+ * Tells what fixing did: a unified diff per file in a dry run (stylish format
+ * only: JSON carries `output` instead, SARIF and GitHub stay machine-readable),
+ * a summary line on stderr, and every file that could not be written.
+ * Returns how many writes failed.
  */
 export function reportFixes(run: FixRun, {dryRun, io, format}: {dryRun: boolean; io: CliIo; format: string}): number {
   const done = run.fixed.filter((entry) => dryRun || entry.written)
   const edits = done.reduce((sum, entry) => sum + entry.edits, 0)
-  if (dryRun && format !== 'json') {
+  if (dryRun && format === 'stylish') {
     for (const entry of run.fixed) {
       const name = path.relative(io.cwd, entry.path) || entry.path
       io.stdout(createTwoFilesPatch(`a/${name}`, `b/${name}`, entry.before, entry.after, undefined, undefined, {headerOptions: FILE_HEADERS_ONLY}))
