@@ -45,7 +45,7 @@ describe('planlint --fix', () => {
   it('turns the before tree into the after tree, keeps CRLF and modes, and leaves valid YAML', () => {
     fs.chmodSync(path.join(sandbox, `${phase}/01-01-PLAN.md`), 0o640)
     const {code, stdout, stderr} = planlint('--fix', '--format', 'json')
-    expect(stderr).toBe('planlint: applied 5 fixes to 3 files\n')
+    expect(stderr).toBe('planlint: applied 7 fixes to 5 files\n')
     const expected = snapshot(path.join(fixtures, 'after'))
     expected.set(crlfPlan, toCrlf(expected.get(crlfPlan)!))
     expect(snapshot(sandbox)).toEqual(expected)
@@ -171,6 +171,12 @@ describe('fixFiles from another working directory', () => {
     expect(paths.every((filePath) => filePath.startsWith(sandbox + path.sep))).toBe(true)
     const fixedPlan = run.files.find((file) => path.resolve(file.cwd, file.path) === plan)!
     expect(fixedPlan.messages.map((message) => message.ruleId)).toEqual(['dependency-exists'])
-    expect(run.fixed.map((entry) => path.relative(sandbox, entry.path)).sort()).toEqual([`${phase}/01-01-PLAN.md`, `${phase}/01-01-SUMMARY.md`, crlfPlan])
+    expect(run.fixed.map((entry) => path.relative(sandbox, entry.path)).sort()).toEqual([
+      `${phase}/01-01-PLAN.md`,
+      `${phase}/01-01-SUMMARY.md`,
+      crlfPlan,
+      '.planning/phases/02-sync/02-01-PLAN.md',
+      '.planning/phases/02-sync/02-03-PLAN.md'
+    ])
   })
 })

@@ -1,0 +1,81 @@
+import type {PlanGraph, PlanNode} from './graph.js'
+
+/** A same-phase dependency of a plan: the entry as written and the plan it names. */
+export interface PhaseDependency {
+  text: string
+  target: PlanNode
+}
+
+/** The wave `depends_on` places a plan in, and the dependency that places it there (none for a plan that waits for no plan of its phase). */
+export interface ImpliedWave {
+  wave: number
+  latest?: PhaseDependency & {wave: number}
+}
+
+/**
+ * The plans of its own phase folder that `node` waits for; `undefined` when
+ * one of them cannot be known (it does not resolve, or only its summary is
+ * left). Plans of other phases are done before the phase starts, so they
+ * place nothing.
+ */
+export function phaseDependencies(graph: PlanGraph, node: PlanNode): PhaseDependency[] | undefined {
+  const found: PhaseDependency[] = []
+  for (const entry of node.dependsOn) {
+    const resolution = graph.resolve(node, entry.text)
+    if (resolution.status === 'resolved' && resolution.target.directory !== node.directory) continue
+    if (resolution.status === 'completed' && resolution.summary.directory !== node.directory) continue
+    if (resolution.status !== 'resolved') return undefined
+    found.push({text: entry.text, target: resolution.target})
+  }
+  return found
+}
+
+const computed = new WeakMap<PlanGraph, Map<PlanNode, ImpliedWave | undefined>>()
+
+/**
+ * The wave the dependency graph of its phase places a plan in, the way the
+ * workflow's index groups plans: the first wave for a plan that waits for no
+ * plan of its phase, else one after the latest wave among those it waits
+ * for, each of them placed the same way (not by the `wave` it declares). So
+ * fixing every plan to its implied wave at once is consistent: a fix never
+ * calls for another. `undefined` on a cycle, or below a dependency that
+ * cannot be known.
+ */
+export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | undefined {
+  let known = computed.get(graph)
+  if (!known) computed.set(graph, (known = new Map()))
+  const visiting = new Set<PlanNode>()
+  const place = (plan: PlanNode): ImpliedWave | undefined => {
+    if (known.has(plan)) return known.get(plan)
+    if (visiting.has(plan)) return undefined
+    visiting.add(plan)
+    const dependencies = phaseDependencies(graph, plan)
+    let result: ImpliedWave | undefined = dependencies?.length === 0 ? {wave: firstWave(graph, plan.directory)} : undefined
+    for (const dependency of dependencies ?? []) {
+      const placed = place(dependency.target)
+      if (!placed) {
+        result = undefined
+        break
+      }
+      if (!result || placed.wave + 1 > result.wave) result = {wave: placed.wave + 1, latest: {...dependency, wave: placed.wave}}
+    }
+    visiting.delete(plan)
+    // A plan reached again while visiting is on a cycle, and so is every plan on the way back to it: `undefined` is right for all.
+    known.set(plan, result)
+    return result
+  }
+  return place(node)
+}
+
+/**
+ * The wave a phase's plans start in: 0 when a plan that waits for no plan of
+ * the phase (or for one that cannot be known) declares `wave: 0`, as some
+ * projects count from 0, else 1. Only plans that no wave fix moves count, so
+ * fixing the phase's waves never changes where it starts.
+ */
+function firstWave(graph: PlanGraph, directory: string): number {
+  const startsAtZero = graph.nodes.some(
+    (plan) => plan.directory === directory && plan.wave === 0 && !plan.summaryOnly && !phaseDependencies(graph, plan)?.length
+  )
+  return startsAtZero ? 0 : 1
+}
