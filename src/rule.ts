@@ -51,10 +51,6 @@ export interface RuleDefinition<Options = Record<string, unknown>> {
    * `fix` when the rule reports fixes (it may also suggest), `suggestion` when it
    * only suggests. ESLint refuses fixes and suggestions from a rule that does not say so.
    */
-  /**
-   * `fix` when the rule reports fixes (it may also suggest), `suggestion` when it
-   * only suggests. ESLint refuses fixes and suggestions from a rule that does not say so.
-   */
   fixable?: 'fix' | 'suggestion'
   /** Reads other plans of the planning tree. */
   crossFile?: boolean
