@@ -1,10 +1,114 @@
+import {spawnSync} from 'node:child_process'
 import path from 'node:path'
+import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {rules} from '../rules/index.js'
+import {rules, type RuleId} from '../rules/index.js'
 import {lintFiles} from '../src/lint.js'
 import {presets, type PresetName} from '../src/presets/index.js'
 import suppressionCheck from '../src/suppression-check.js'
 import {planWith, removeTree, writeTree} from './support/tree.js'
+
+const repository = fileURLToPath(new URL('..', import.meta.url))
+// `npm test` builds dist/ (`tsc -p .`) before vitest runs.
+const bin = path.join(repository, 'dist/src/cli/bin.js')
+
+/** What each preset's file (src/presets/<name>.ts) says: the rules it turns off, and how it sets the ones it changes. */
+const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unknown>>}> = {
+  recommended: {off: ['human-verify-mode', 'read-first-paths']},
+  gsd: {off: ['read-first-paths']},
+  pbr: {
+    off: ['human-verify-mode', 'one-way-decision', 'negative-grep-echo', 'negative-gate-conflict'],
+    set: {
+      'read-first-paths': 'warn',
+      'max-tasks': ['on', {max: 3, min: 1}],
+      'task-type': ['on', {additionalTypes: ['code']}],
+      'frontmatter-schema': ['on', {required: expect.arrayContaining(['implements', 'must_haves']), types: ['feature', 'bugfix', 'refactor', 'infrastructure', 'docs', 'chore']}],
+      'plan-filename': ['on', {patterns: expect.arrayContaining(['^PLAN\\.md$', '^PLAN-\\d+[a-z]?\\.md$'])}],
+      // The agent contract's seven elements, checkpoints included.
+      'task-elements': [
+        'on',
+        {
+          required: ['name', 'read_first', 'files', 'action', 'acceptance_criteria', 'verify', 'done'],
+          recommended: [],
+          // Checkpoints as the contract's example writes them.
+          checkpoints: {'checkpoint:human-verify': ['name', 'files', 'action', 'verify', 'done'], 'checkpoint:*': ['name', 'action']}
+        }
+      ]
+    }
+  }
+}
+
+const ruleIds = Object.keys(rules) as RuleId[]
+
+describe.each(Object.keys(presets) as PresetName[])('the %s preset', (name) => {
+  const preset = presets[name]
+  const {off, set = {}} = says[name]
+  const expected = Object.fromEntries(ruleIds.map((id) => [id, off.includes(id) ? 'off' : (set[id] ?? 'on')]))
+
+  it('sets every rule as its file says', () => {
+    expect(preset.planlintRules).toEqual(expected)
+  })
+
+  it('runs the rules it enables, with their settings, and the suppression check last', () => {
+    const plugins = preset.plugins as unknown[][]
+    const enabled = plugins.filter((plugin) => Array.isArray(plugin) && Object.values(rules).includes(plugin[0] as never))
+    expect(enabled.map(([plugin, setting]) => [(plugin as (typeof rules)[RuleId]).rule.id, setting])).toEqual(
+      ruleIds.filter((id) => expected[id] !== 'off').map((id) => [id, expected[id]])
+    )
+    expect(plugins.at(-1)).toBe(suppressionCheck)
+  })
+
+  it(`is importable as planlint/presets/${name}`, () => {
+    const script = `import preset from 'planlint/presets/${name}'; console.log(JSON.stringify(preset.planlintRules))`
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {cwd: repository, encoding: 'utf8'})
+    expect(result.stderr).toBe('')
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(JSON.stringify(preset.planlintRules)))
+  })
+})
+
+describe('planlint --preset', () => {
+  let root: string
+  // Four tasks with a glob in `<read_first>` and no `implements`: what only the pbr preset checks.
+  const task = (n: number) =>
+    `<task type="auto">\n  <name>Step ${n}</name>\n  <read_first>src/**/*.ts</read_first>\n  <files>src/a.ts</files>\n  <action>Do step ${n}</action>\n` +
+    `  <acceptance_criteria>grep -q step${n} src/a.ts</acceptance_criteria>\n  <verify>npm test</verify>\n  <done>Step ${n} done</done>\n</task>\n`
+  const frontmatter = (plan: string, autonomous: boolean) =>
+    `---\nphase: 01-setup\nplan: ${plan}\ntype: feature\nwave: 1\ndepends_on: []\nfiles_modified: [src/a.ts]\nautonomous: ${autonomous}\n` +
+    'must_haves:\n  truths: ["the steps run"]\n  artifacts: []\n  key_links: []\n---\n\n'
+  const fourTasks = frontmatter('01', true) + [1, 2, 3, 4].map(task).join('\n')
+  // A human-verify checkpoint: only the gsd preset reads `human_verify_mode` (absent: `end-of-phase`, so it should not be there).
+  const humanVerify =
+    frontmatter('01', false) +
+    '<task type="checkpoint:human-verify" gate="blocking">\n  <what-built>Page a at http://localhost:3000/a</what-built>\n' +
+    '  <how-to-verify>Visit http://localhost:3000/a and see the title "A"</how-to-verify>\n  <resume-signal>Type "approved"</resume-signal>\n</task>\n'
+
+  beforeAll(() => {
+    root = writeTree(
+      [
+        {path: 'pbr/.planning/phases/01-setup/01-01-PLAN.md', text: fourTasks},
+        {path: 'gsd/.planning/phases/01-setup/01-01-PLAN.md', text: humanVerify}
+      ],
+      'planlint-presets-'
+    )
+  })
+  afterAll(() => removeTree(root))
+
+  const rulesReported = (tree: string, ...options: string[]) => {
+    const result = spawnSync(process.execPath, [bin, ...options, '--format', 'json', '.planning'], {cwd: path.join(root, tree), encoding: 'utf8'})
+    const [file] = JSON.parse(result.stdout) as Array<{messages: Array<{ruleId: string; severity: number}>}>
+    return {code: result.status, found: [...new Set(file.messages.map((message) => `${message.ruleId} ${message.severity}`))].sort()}
+  }
+
+  it('selects the gsd preset: it reads `human_verify_mode`, which the default preset leaves off', () => {
+    expect(rulesReported('gsd', '--preset', 'gsd')).toEqual({code: 0, found: ['human-verify-mode 1']})
+    expect(rulesReported('gsd')).toEqual({code: 0, found: []})
+  })
+
+  it('selects the pbr preset: `implements`, at most 3 tasks, no globs in `<read_first>`', () => {
+    expect(rulesReported('pbr', '--preset', 'pbr')).toEqual({code: 1, found: ['frontmatter-schema 2', 'max-tasks 2', 'read-first-paths 1']})
+    expect(rulesReported('pbr', '--preset', 'gsd')).toEqual({code: 0, found: []})
+  })
+})
 
 const phase = '.planning/phases/01-storage'
 
@@ -23,27 +127,21 @@ const humanVerifyPlan = planWith('01', [], {
 `
 })
 
-let root: string
+let humanVerifyTree: string
 beforeAll(() => {
-  root = writeTree([
+  humanVerifyTree = writeTree([
     {path: '.planning/config.json', text: JSON.stringify({workflow: {human_verify_mode: 'end-of-phase'}})},
     {path: `${phase}/01-01-PLAN.md`, text: humanVerifyPlan}
   ])
 })
-afterAll(() => removeTree(root))
+afterAll(() => removeTree(humanVerifyTree))
 
 async function messages(preset: PresetName): Promise<string[]> {
-  const [file] = await lintFiles({paths: [path.join(phase, '01-01-PLAN.md')], cwd: root, preset})
+  const [file] = await lintFiles({paths: [path.join(phase, '01-01-PLAN.md')], cwd: humanVerifyTree, preset})
   return file.messages.map((message) => `${message.line}:${message.column} ${message.ruleId}: ${message.reason}`)
 }
 
-describe('presets', () => {
-  it.each(Object.keys(presets) as PresetName[])('%s sets every rule, and runs the suppression check last', (name) => {
-    const preset = presets[name]
-    expect(Object.keys(preset.planlintRules).sort()).toEqual(Object.keys(rules).sort())
-    expect(preset.plugins!.at(-1)).toBe(suppressionCheck)
-  })
-
+describe('the presets on one plan', () => {
   it('recommended leaves a human-verify checkpoint alone; gsd applies the end-of-phase mode', async () => {
     expect(await messages('recommended')).toEqual([])
     expect(await messages('gsd')).toEqual([expect.stringMatching(/^16:1 human-verify-mode: `workflow.human_verify_mode` is `end-of-phase`/)])
