@@ -20,7 +20,7 @@ export default remarkRule({
     const plans = graph()
     const node = plans.planAt(document.path)
     if (!node) return
-    const twins = plans.nodes.filter((other) => other !== node && !other.summaryOnly && other.directory === node.directory)
+    const twins = plans.inDirectory(node.directory).filter((other) => other !== node && !other.summaryOnly)
     const sameName = twins.filter((other) => other.name.toLowerCase() === node.name.toLowerCase())
     const sameNumber = twins.filter((other) => !sameName.includes(other) && node.plan !== undefined && other.plan === node.plan)
     for (const other of sameName) {

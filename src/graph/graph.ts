@@ -88,9 +88,22 @@ const commonPrefixLength = (a: string, b: string) => {
 /** The plans of one planning tree, with `depends_on` resolved to plans. */
 export class PlanGraph {
   readonly byPath = new Map<string, PlanNode>()
+  private readonly byDirectory = new Map<string, PlanNode[]>()
+  /** Resolutions by plan and entry text: a graph is shared by every file and rule of a run, and entries repeat. */
+  private readonly resolutions = new Map<PlanNode, Map<string, Resolution>>()
 
   constructor(readonly root: string, readonly nodes: PlanNode[]) {
-    for (const node of nodes) this.byPath.set(node.path, node)
+    for (const node of nodes) {
+      this.byPath.set(node.path, node)
+      const siblings = this.byDirectory.get(node.directory)
+      if (siblings) siblings.push(node)
+      else this.byDirectory.set(node.directory, [node])
+    }
+  }
+
+  /** The plans and summaries of one folder. */
+  inDirectory(directory: string): readonly PlanNode[] {
+    return this.byDirectory.get(directory) ?? []
   }
 
   /** The node of the plan at `filePath` (absolute), if it is a plan of this tree. */
@@ -101,6 +114,14 @@ export class PlanGraph {
 
   /** Resolves one `depends_on` entry of `from` (see the spec's "Resolving depends_on"). */
   resolve(from: PlanNode, entryText: string): Resolution {
+    let known = this.resolutions.get(from)
+    if (!known) this.resolutions.set(from, (known = new Map()))
+    let resolution = known.get(entryText)
+    if (!resolution) known.set(entryText, (resolution = this.resolveUncached(from, entryText)))
+    return resolution
+  }
+
+  private resolveUncached(from: PlanNode, entryText: string): Resolution {
     let text = entryText.trim()
     if (text === '') return {status: 'missing', reason: 'is empty'}
     if (text.includes('/') || text.includes('\\') || /\.md$/i.test(text)) {
@@ -242,21 +263,27 @@ interface CachedTree {
   checkedAt: number
   directories: Map<string, number>
   files: Map<string, CachedPlan>
+  /** The graph of the files on disk and the open documents, built on first use; valid while `openDocumentsVersion` is. */
+  graph?: {plans: PlanGraph; openDocumentsVersion: number}
 }
 
 const trees = new Map<string, CachedTree>()
 const explicitRoots = new Set<string>()
 /** Texts of documents open in an editor, by absolute path: they win over their files on disk. */
 const openDocuments = new Map<string, string>()
+/** Counts changes to `openDocuments`, so that graphs built before a change are not reused. */
+let openDocumentsVersion = 0
 
 /** Registers the text of a document open in an editor (the language server calls this on every change). */
 export function setOpenDocument(filePath: string, text: string): void {
   openDocuments.set(path.resolve(filePath), text)
+  openDocumentsVersion++
 }
 
 /** Forgets an open document's text: its file on disk counts again. */
 export function closeOpenDocument(filePath: string): void {
   openDocuments.delete(path.resolve(filePath))
+  openDocumentsVersion++
 }
 
 /** Roots given on a command line; files below one without a `.planning` ancestor use it as their tree. */
@@ -295,14 +322,16 @@ function scanTree(root: string, previous?: CachedTree): CachedTree {
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(full)
       } else if (entry.isFile() && isSummaryFileName(entry.name)) {
-        files.set(full, {stamp: '', node: summaryNode(full)})
+        // A summary is known by its name alone, so the node read before still holds.
+        files.set(full, previous?.files.get(full) ?? {stamp: '', node: summaryNode(full)})
       } else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
         files.set(full, readPlan(full, previous?.files.get(full)))
       }
     }
   }
   walk(root)
-  return {checkedAt: Date.now(), directories, files}
+  const unchanged = previous !== undefined && previous.files.size === files.size && [...files].every(([filePath, cached]) => previous.files.get(filePath) === cached)
+  return {checkedAt: Date.now(), directories, files, graph: unchanged ? previous.graph : undefined}
 }
 
 /** A finished plan known from its summary's file name (`01-02-SUMMARY.md`). */
@@ -345,13 +374,30 @@ function refreshed(root: string, tree: CachedTree | undefined): CachedTree {
 /**
  * The plan graph of the tree that holds `filePath`, read from disk once and
  * reused; `text` (the file as being linted, e.g. an editor buffer) and the
- * texts of other open documents win over the files on disk.
+ * texts of other open documents win over the files on disk. While `text`
+ * says what the tree already knows of the file, every file and rule of a run
+ * shares one graph (and what it has resolved).
  */
 export function planGraphFor(filePath: string, text: string): PlanGraph {
   const absolute = path.resolve(filePath)
   const root = planningRootOf(absolute)
   const tree = refreshed(root, trees.get(root))
   trees.set(root, tree)
+  if (tree.graph?.openDocumentsVersion !== openDocumentsVersion) {
+    tree.graph = {plans: new PlanGraph(root, [...treeNodes(root, tree).values()]), openDocumentsVersion}
+  }
+  const shared = tree.graph.plans
+  const current = planNodeFromText(absolute, text)
+  const known = shared.byPath.get(absolute)
+  if (current ? JSON.stringify(current) === JSON.stringify(known) : !known || known.summaryOnly) return shared
+  const nodes = new Map(shared.byPath)
+  if (current) nodes.set(absolute, current)
+  else nodes.delete(absolute)
+  return new PlanGraph(root, [...nodes.values()])
+}
+
+/** The nodes of a tree's files, open documents' texts winning. */
+function treeNodes(root: string, tree: CachedTree): Map<string, PlanNode> {
   const nodes = new Map<string, PlanNode>()
   for (const [filePath, cached] of tree.files) if (cached.node) nodes.set(filePath, cached.node)
   for (const [filePath, openText] of openDocuments) {
@@ -360,10 +406,7 @@ export function planGraphFor(filePath: string, text: string): PlanGraph {
     if (node) nodes.set(filePath, node)
     else nodes.delete(filePath)
   }
-  const current = planNodeFromText(absolute, text)
-  if (current) nodes.set(absolute, current)
-  else nodes.delete(absolute)
-  return new PlanGraph(root, [...nodes.values()])
+  return nodes
 }
 
 /** Forgets every tree read so far (the next lint re-reads from disk). */

@@ -74,8 +74,8 @@ export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | und
  * fixing the phase's waves never changes where it starts.
  */
 function firstWave(graph: PlanGraph, directory: string): number {
-  const startsAtZero = graph.nodes.some(
-    (plan) => plan.directory === directory && plan.wave === 0 && !plan.summaryOnly && !phaseDependencies(graph, plan)?.length
-  )
+  const startsAtZero = graph
+    .inDirectory(directory)
+    .some((plan) => plan.wave === 0 && !plan.summaryOnly && !phaseDependencies(graph, plan)?.length)
   return startsAtZero ? 0 : 1
 }
