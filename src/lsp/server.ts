@@ -52,41 +52,51 @@ interface TextDocumentsLike {
 
 const filePathOf = (uri: string) => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined)
 
+/** How long a planning tree stays unchanged before its other open documents are re-checked: typing re-checks them once, not per keystroke. */
+const recheckDelayMs = 200
+
 /**
  * Cross-file rules in the editor. unified-language-server checks only the
  * document that changed and keeps its document manager to itself, so this
  * wraps the manager's `listen` while the server is created: every open
  * document's text is registered in the plan graph (an unsaved buffer wins
- * over its file), and a change to (or the closing of) one document re-checks
- * the other open documents of the same planning tree, by firing their
- * content-change event, on which unified-language-server checks a document.
+ * over its file), and once changes to (or the closing of) documents of a
+ * planning tree pause, the tree's other open documents are re-checked, by
+ * firing their content-change event, on which unified-language-server checks
+ * a document.
  */
 function trackOpenDocuments(documents: TextDocumentsLike): void {
-  const rechecking = new Set<string>()
-  const recheckOthers = (changed: string) => {
-    const root = planningRootOf(changed)
-    for (const other of documents.all()) {
-      const otherPath = filePathOf(other.uri)
-      if (!otherPath || otherPath === changed || rechecking.has(other.uri) || planningRootOf(otherPath) !== root) continue
-      rechecking.add(other.uri)
-      try {
-        documents._onDidChangeContent.fire({document: other})
-      } finally {
-        rechecking.delete(other.uri)
+  /** Per planning tree, the timer that will re-check its open documents but the last one changed (checked with every change). */
+  const timers = new Map<string, NodeJS.Timeout>()
+  let rechecking = false
+  const recheckOthers = (root: string, changed: string) => {
+    timers.delete(root)
+    rechecking = true
+    try {
+      for (const other of documents.all()) {
+        const otherPath = filePathOf(other.uri)
+        if (otherPath && otherPath !== changed && planningRootOf(otherPath) === root) documents._onDidChangeContent.fire({document: other})
       }
+    } finally {
+      rechecking = false
     }
+  }
+  const scheduleRecheck = (filePath: string) => {
+    const root = planningRootOf(filePath)
+    clearTimeout(timers.get(root))
+    timers.set(root, setTimeout(() => recheckOthers(root, filePath), recheckDelayMs))
   }
   documents.onDidChangeContent(({document}) => {
     const filePath = filePathOf(document.uri)
     if (!filePath) return
     setOpenDocument(filePath, document.getText())
-    if (rechecking.size === 0) recheckOthers(filePath)
+    if (!rechecking) scheduleRecheck(filePath)
   })
   documents.onDidClose(({document}) => {
     const filePath = filePathOf(document.uri)
     if (!filePath) return
     closeOpenDocument(filePath)
-    recheckOthers(filePath)
+    scheduleRecheck(filePath)
   })
 }
 
