@@ -1,4 +1,6 @@
+import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
+import {fileURLToPath} from 'node:url'
 import {describe, expect, it} from 'vitest'
 import {rules} from '../rules/index.js'
 import {presets} from '../src/presets/index.js'
@@ -21,6 +23,19 @@ function rulesTable(readme: string) {
 describe('README', () => {
   const readme = read('README.md')
   const table = rulesTable(readme)
+
+  it('opens with a command that lints the bundled examples with npx, as its "What it catches" shows', () => {
+    const [install, run] = /```sh\n(.*?)\s+#/.exec(readme)![1].split(' && ')
+    expect(install).toBe('npm install')
+    // What npx runs is the project's own bin, built by `npm install` (prepare): a fresh clone has no other.
+    const result = spawnSync(run, {cwd: fileURLToPath(new URL('..', import.meta.url)), shell: true, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}})
+    expect(result.stderr).not.toMatch(/Permission denied|not found/)
+    // The README shows an excerpt, so its columns are padded less widely.
+    const squeeze = (text: string) => text.replace(/[ \t]+/g, ' ')
+    const shown = /bundled examples:\n\n```text\n([\s\S]*?)```/.exec(readme)![1].trimEnd().split('\n')
+    for (const line of shown) expect(squeeze(result.stdout)).toContain(squeeze(line))
+    expect(result.status).toBe(1)
+  })
 
   it('lists every rule of rules/index.ts, once, with its default severity, whether it fixes, and its description', () => {
     expect(table.map((row) => row.id).sort()).toEqual(Object.keys(rules).sort())
