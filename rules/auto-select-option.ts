@@ -1,4 +1,4 @@
-import {closestFirst, isNearMiss} from '../src/distance.js'
+import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
 import {attributeRemovalRange, elementsNamed, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
@@ -44,8 +44,7 @@ export default remarkRule({
         })
         continue
       }
-      const near = candidates.filter((id) => isNearMiss(value, id))
-      const meant = near.length === 1 ? near[0] : undefined
+      const meant = onlyNearMiss(value, ids)
       report({
         message:
           `auto_select \`${value}\` names no option of this decision` +

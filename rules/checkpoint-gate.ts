@@ -1,4 +1,4 @@
-import {closestFirst, isNearMiss} from '../src/distance.js'
+import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
 import {attributeRemovalRange, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
@@ -46,8 +46,8 @@ export default remarkRule<Options>({
       }
       if (options.gates.includes(value)) continue
       const candidates = closestFirst(value, options.gates)
-      const near = candidates.filter((candidate) => isNearMiss(value, candidate))
-      const meant = near.length > 0 && (near.length === 1 || value.toLowerCase() === near[0].toLowerCase()) ? near[0] : undefined
+      // A gate in the wrong case is what was meant even when another gate is near too.
+      const meant = options.gates.find((gate) => gate.toLowerCase() === value.toLowerCase()) ?? onlyNearMiss(value, options.gates)
       report({
         message: `\`gate\` \`${value || 'empty'}\` is not one of ${listed}` + (meant ? `; did you mean \`${meant}\`?` : '; use one of them'),
         range,

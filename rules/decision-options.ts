@@ -1,4 +1,4 @@
-import {closestFirst, isNearMiss} from '../src/distance.js'
+import {onlyNearMiss} from '../src/distance.js'
 import {attribute, type Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {contentOf, elementsNamed, taskType} from '../src/plan.js'
@@ -88,13 +88,13 @@ export default remarkRule({
       if (!named.some((token) => ids.includes(token.text))) continue
       for (const token of named) {
         if (ids.includes(token.text)) continue
-        const near = closestFirst(token.text, ids).filter((id) => isNearMiss(token.text, id))
+        const meant = onlyNearMiss(token.text, ids)
         report({
           message:
             `\`<resume-signal>\` names \`${token.text}\`, which is no option of this decision` +
-            (near.length === 1 ? `; did you mean \`${near[0]}\`?` : ` (options: ${ids.map((id) => `\`${id}\``).join(', ')})`),
+            (meant ? `; did you mean \`${meant}\`?` : ` (options: ${ids.map((id) => `\`${id}\``).join(', ')})`),
           range: token.range,
-          ...(near.length === 1 ? {fix: {range: token.range, text: near[0]}} : {}),
+          ...(meant ? {fix: {range: token.range, text: meant}} : {}),
           severity: 'warning'
         })
       }

@@ -1,5 +1,5 @@
 import {isScalar} from 'yaml'
-import {closestFirst, isNearMiss} from '../src/distance.js'
+import {onlyNearMiss} from '../src/distance.js'
 import type {FrontmatterEntry, YamlProblem} from '../src/model/frontmatter.js'
 import {remarkRule} from '../src/remark.js'
 import type {Edit, Finding} from '../src/rule.js'
@@ -131,14 +131,14 @@ export default remarkRule<Options>({
     const type = entries.get('type')
     if (type && options.types.length > 0 && !options.types.includes(String(type.value))) {
       const value = String(type.value)
-      const near = closestFirst(value, options.types).filter((candidate) => isNearMiss(value, candidate))
+      const meant = onlyNearMiss(value, options.types)
       const listed = options.types.map((candidate) => `\`${candidate}\``).join(', ')
       const finding: Finding = {
-        message: `Plan \`type\` \`${written(type) || 'empty'}\` is not one of ${listed}` + (near.length === 1 ? `; did you mean \`${near[0]}\`?` : ''),
+        message: `Plan \`type\` \`${written(type) || 'empty'}\` is not one of ${listed}` + (meant ? `; did you mean \`${meant}\`?` : ''),
         range: type.valueRange,
         severity: 'warning'
       }
-      report(near.length === 1 ? withFix(finding, {range: type.valueRange, text: near[0]}) : finding)
+      report(meant ? withFix(finding, {range: type.valueRange, text: meant}) : finding)
     }
   }
 })

@@ -1,4 +1,4 @@
-import {closestFirst, isNearMiss} from '../src/distance.js'
+import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
 import {taskTypes} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
@@ -12,9 +12,7 @@ interface Options {
 function slipOf(value: string, types: string[]): string | undefined {
   const normalized = value.trim().toLowerCase().replace(/_/g, '-').replace(/\s+/g, '').replace(/^checkpoint-/, 'checkpoint:')
   const exact = types.find((type) => type === normalized || type === `checkpoint:${normalized}`)
-  if (exact) return exact
-  const near = types.filter((type) => isNearMiss(normalized, type))
-  return near.length === 1 ? near[0] : undefined
+  return exact ?? onlyNearMiss(normalized, types)
 }
 
 /**
@@ -55,13 +53,15 @@ export default remarkRule<Options>({
       const checkpoint = value.startsWith('checkpoint:')
       // A bare `checkpoint` meant a checkpoint too: offer those first.
       const checkpointLike = value.toLowerCase().startsWith('checkpoint')
-      const candidates = closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:') === checkpointLike))
       report({
         message: checkpoint
           ? `\`${value}\` is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${listed(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
           : `Task type \`${value || 'empty'}\` is not one of ${listed(taskTypes)}; use one of them, or add it to the \`additionalTypes\` option`,
         range,
-        suggestions: (checkpointLike ? candidates : ['auto', ...closestFirst(value, types).filter((type) => type !== 'auto')]).map((text) => ({range, text})),
+        suggestions: (checkpointLike
+          ? closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:')))
+          : ['auto', ...closestFirst(value, types).filter((type) => type !== 'auto')]
+        ).map((text) => ({range, text})),
         ...(checkpoint ? {severity: 'warning' as const} : {})
       })
     }

@@ -26,3 +26,9 @@ export function isNearMiss(value: string, candidate: string): boolean {
   const distance = editDistance(value.toLowerCase(), candidate.toLowerCase())
   return distance <= 2 && distance < Math.max(value.length, candidate.length) / 3
 }
+
+/** The one candidate `value` is a near miss of (what was meant), or `undefined` when none or several are. */
+export function onlyNearMiss(value: string, candidates: readonly string[]): string | undefined {
+  const near = candidates.filter((candidate) => isNearMiss(value, candidate))
+  return near.length === 1 ? near[0] : undefined
+}
