@@ -1,6 +1,6 @@
 import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
-import {attributeRemovalRange, elementsNamed, taskType} from '../src/plan.js'
+import {attributeRemovalRange, codeList, elementsNamed, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
 /**
@@ -35,7 +35,7 @@ export default remarkRule({
       const range = autoSelect.valueRange ?? autoSelect.range
       if (ids.includes(value)) continue
       const candidates = closestFirst(value, ids)
-      const listed = ids.length > 0 ? ids.map((id) => `\`${id}\``).join(', ') : 'none'
+      const listed = ids.length > 0 ? codeList(ids) : 'none'
       if (value === '') {
         report({
           message: `\`auto_select\` is empty; name the option auto mode should pick (${listed}) or remove the attribute to escalate to a human`,

@@ -1,6 +1,6 @@
 import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
-import {attributeRemovalRange, taskType} from '../src/plan.js'
+import {attributeRemovalRange, codeList, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
 interface Options {
@@ -22,7 +22,7 @@ export default remarkRule<Options>({
   fixable: 'fix',
   defaultOptions: {gates: ['blocking', 'blocking-human', 'advisory', 'non-blocking']},
   check({document, options, report}) {
-    const listed = options.gates.map((gate) => `\`${gate}\``).join(', ')
+    const listed = codeList(options.gates)
     for (const task of document.tasks) {
       const gate = attribute(task, 'gate')
       if (!gate) continue

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import picomatch from 'picomatch'
 import {checkpointMarkerTypes, completionMarkers, markerOf} from '../src/model/markers.js'
-import {lineOf} from '../src/plan.js'
+import {codeList, lineOf} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
 interface Options {
@@ -89,7 +89,7 @@ export default remarkRule<Options>({
       const type = marker.text.trim().slice(marker.text.indexOf(':') + 1).trim().toUpperCase()
       if (!checkpointMarkerTypes.some((known) => type.startsWith(known))) {
         report({
-          message: `\`## ${marker.text.trim()}\` names no checkpoint type; use one of ${checkpointMarkerTypes.map((known) => `\`CHECKPOINT: ${known}\``).join(', ')}`,
+          message: `\`## ${marker.text.trim()}\` names no checkpoint type; use one of ${codeList(checkpointMarkerTypes.map((known) => `CHECKPOINT: ${known}`))}`,
           range: marker.range,
           severity
         })

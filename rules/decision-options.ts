@@ -1,7 +1,7 @@
 import {onlyNearMiss} from '../src/distance.js'
 import {attribute, type Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
-import {contentOf, elementsNamed, taskType} from '../src/plan.js'
+import {codeList, contentOf, elementsNamed, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 import type {PlanDocument} from '../src/model/document.js'
 
@@ -92,7 +92,7 @@ export default remarkRule({
         report({
           message:
             `\`<resume-signal>\` names \`${token.text}\`, which is no option of this decision` +
-            (meant ? `; did you mean \`${meant}\`?` : ` (options: ${ids.map((id) => `\`${id}\``).join(', ')})`),
+            (meant ? `; did you mean \`${meant}\`?` : ` (options: ${codeList(ids)})`),
           range: token.range,
           ...(meant ? {fix: {range: token.range, text: meant}} : {}),
           severity: 'warning'

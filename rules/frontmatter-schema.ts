@@ -1,6 +1,7 @@
 import {isScalar} from 'yaml'
 import {onlyNearMiss} from '../src/distance.js'
 import type {FrontmatterEntry, YamlProblem} from '../src/model/frontmatter.js'
+import {codeList} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 import type {Edit, Finding} from '../src/rule.js'
 
@@ -71,7 +72,7 @@ export default remarkRule<Options>({
       report({
         message: opened
           ? 'The frontmatter opened on line 1 is never closed; end it with a `---` line'
-          : `This plan has no YAML frontmatter; start it with a \`---\` block that sets ${options.required.map((key) => `\`${key}\``).join(', ')}`,
+          : `This plan has no YAML frontmatter; start it with a \`---\` block that sets ${codeList(options.required)}`,
         range: opened ? [0, 3] : [0, 0]
       })
       return
@@ -92,8 +93,7 @@ export default remarkRule<Options>({
     const entries = frontmatter.entries
     const missing = options.required.filter((key) => !entries.has(key))
     if (missing.length > 0) {
-      const list = missing.map((key) => `\`${key}\``).join(', ')
-      report({message: `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${list}; add ${missing.length === 1 ? 'it' : 'them'}`, range: opening})
+      report({message: `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${codeList(missing)}; add ${missing.length === 1 ? 'it' : 'them'}`, range: opening})
     }
     // Edits to YAML that does not parse could make it worse; fixes wait for valid YAML.
     const canFix = frontmatter.errors.length === 0
@@ -132,9 +132,8 @@ export default remarkRule<Options>({
     if (type && options.types.length > 0 && !options.types.includes(String(type.value))) {
       const value = String(type.value)
       const meant = onlyNearMiss(value, options.types)
-      const listed = options.types.map((candidate) => `\`${candidate}\``).join(', ')
       const finding: Finding = {
-        message: `Plan \`type\` \`${written(type) || 'empty'}\` is not one of ${listed}` + (meant ? `; did you mean \`${meant}\`?` : ''),
+        message: `Plan \`type\` \`${written(type) || 'empty'}\` is not one of ${codeList(options.types)}` + (meant ? `; did you mean \`${meant}\`?` : ''),
         range: type.valueRange,
         severity: 'warning'
       }

@@ -1,5 +1,5 @@
 import {descendants, type Element} from '../src/model/markup.js'
-import {isCheckpoint, taskType} from '../src/plan.js'
+import {codeList, isCheckpoint, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
 interface Options {
@@ -38,7 +38,7 @@ function elementNames(parent: Element): Set<string> {
   return names
 }
 
-const tags = (names: string[]) => names.map((name) => `\`<${name}>\``).join(', ')
+const tags = (names: string[]) => codeList(names.map((name) => `<${name}>`))
 
 /**
  * Each task type has the children its reader needs: the executor runs a task

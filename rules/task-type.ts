@@ -1,6 +1,6 @@
 import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
-import {taskTypes} from '../src/plan.js'
+import {codeList, taskTypes} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
 interface Options {
@@ -29,7 +29,6 @@ export default remarkRule<Options>({
   defaultOptions: {additionalTypes: []},
   check({document, options, report}) {
     const types = [...taskTypes, ...options.additionalTypes]
-    const listed = (names: string[]) => names.map((type) => `\`${type}\``).join(', ')
     for (const task of document.tasks) {
       const type = attribute(task, 'type')
       if (!type) {
@@ -55,8 +54,8 @@ export default remarkRule<Options>({
       const checkpointLike = value.toLowerCase().startsWith('checkpoint')
       report({
         message: checkpoint
-          ? `\`${value}\` is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${listed(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
-          : `Task type \`${value || 'empty'}\` is not one of ${listed(taskTypes)}; use one of them, or add it to the \`additionalTypes\` option`,
+          ? `\`${value}\` is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${codeList(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
+          : `Task type \`${value || 'empty'}\` is not one of ${codeList(taskTypes)}; use one of them, or add it to the \`additionalTypes\` option`,
         range,
         suggestions: (checkpointLike
           ? closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:')))

@@ -51,6 +51,11 @@ export function attributeRemovalRange(document: PlanDocument, range: Range): Ran
   return [start, range[1]]
 }
 
+/** Names as messages list them: each in backticks, comma-separated. */
+export function codeList(names: readonly string[]): string {
+  return names.map((name) => `\`${name}\``).join(', ')
+}
+
 /** A line number for messages. */
 export function lineOf(document: PlanDocument, offset: number): number {
   return document.lines.point(offset).line
