@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {child, descendants, type Element} from '../src/model/markup.js'
-import {contentOf, normalizePath, plainText, type PathEntry, pathEntries} from '../src/plan.js'
+import {blankTags, contentOf, normalizePath, plainText, pathEntries} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 import {
   allowListed,
@@ -28,11 +28,12 @@ interface TaskFacts {
 const gateElements = new Set(['verify', 'acceptance_criteria'])
 
 function factsOf(document: PlanDocument, task: Element): TaskFacts {
-  const files: PathEntry[] = child(task, 'files') ? pathEntries(document, child(task, 'files')!) : []
+  const files = child(task, 'files')
+  const name = child(task, 'name')
   return {
     task,
-    name: child(task, 'name') ? plainText(document, child(task, 'name')!).trim() : 'unnamed',
-    files: files.map((entry) => normalizePath(entry.path)),
+    name: name ? plainText(document, name).trim() : 'unnamed',
+    files: files ? pathEntries(document, files).map((entry) => normalizePath(entry.path)) : [],
     requires: [...descendants(task)]
       .filter((element) => element.name === 'action' || element.name === 'acceptance_criteria')
       .map((element) => contentOf(document, element))
@@ -76,7 +77,7 @@ export default remarkRule({
       for (const gate of gates) {
         // Tags inside the gate become spaces so they do not read as file arguments.
         const [start, end] = gate.contentRange
-        const text = view.slice(start, end).replace(/<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>/g, (tag) => ' '.repeat(tag.length))
+        const text = blankTags(view.slice(start, end))
         for (const segment of shellSegments(text, start)) {
           if (!/grep/.test(segment.text) || isRegionScoped(segment.text)) continue
           const negated = negatesGrep(segment.text)

@@ -1,5 +1,4 @@
-import {descendants} from '../src/model/markup.js'
-import {lineOf} from '../src/plan.js'
+import {elementsNamed, lineOf} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 import {allowListed, comparesWithZero, countsMatches, grepCalls, invertsMatch, shellSegments, shellView} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
@@ -35,7 +34,7 @@ export default remarkRule({
       }
     }
     if (gates.size === 0) return
-    const actions = document.tasks.flatMap((task) => [...descendants(task)].filter((element) => element.name === 'action'))
+    const actions = document.tasks.flatMap((task) => elementsNamed(task, 'action'))
     const zones = actions.map((action) => {
       const [start, end] = action.contentRange
       const excluded: Range[] = [...view.slice(start, end).matchAll(commandSpan)].map((match) => [start + match.index, start + match.index + match[0].length])

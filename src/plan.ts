@@ -79,9 +79,17 @@ export function contentLines(document: PlanDocument, element: Element): TextLine
   return lines
 }
 
+/** An opening, closing or self-closing tag. */
+const tagPattern = /<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>/g
+
 /** An element's text with its child tags removed (`<verify><automated>x</automated></verify>` reads `x`). */
 export function plainText(document: PlanDocument, element: Element): string {
-  return contentOf(document, element).replace(/<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>/g, ' ')
+  return contentOf(document, element).replace(tagPattern, ' ')
+}
+
+/** `text` with its tags turned into spaces of the same length, so offsets into it stay exact. */
+export function blankTags(text: string): string {
+  return text.replace(tagPattern, (tag) => ' '.repeat(tag.length))
 }
 
 /** A file path named in `<files>`, `<read_first>` or `files_modified`, with its place in the source. */
@@ -106,8 +114,8 @@ const notPath = /^(n\/a|none|tbd|todo|etc\.?)$/i
 export function pathEntries(document: PlanDocument, element: Element): PathEntry[] {
   const entries: PathEntry[] = []
   const [start, end] = element.contentRange
-  // Tags (`<item>`) become spaces of the same length, so offsets stay exact.
-  const content = document.text.slice(start, end).replace(/<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>/g, (tag) => ' '.repeat(tag.length))
+  // Tags (`<item>`) are no part of a path.
+  const content = blankTags(document.text.slice(start, end))
   // Lines, or parts of a line split at `,` and `;` (but not the comma of a `{a,b}` brace group).
   for (const piece of content.matchAll(/(?:[^\n,;{]|\{[^}\n]*\}?)+/g)) {
     const token = /^[\s>*+-]*(?:\d+[.)]\s+)?`?([^\s`()'"]+)/.exec(piece[0])
@@ -146,7 +154,7 @@ export function filesModified(document: PlanDocument): PathEntry[] {
 /** The paths every `<name>` element of a plan's tasks lists (`files`, `read_first`), in document order. */
 export function taskPaths(document: PlanDocument, name: string): Array<PathEntry & {task: Element}> {
   return document.tasks.flatMap((task) =>
-    [...descendants(task)].filter((element) => element.name === name).flatMap((element) => pathEntries(document, element).map((entry) => ({...entry, task})))
+    elementsNamed(task, name).flatMap((element) => pathEntries(document, element).map((entry) => ({...entry, task})))
   )
 }
 
