@@ -1,3 +1,4 @@
+import {sliceOf} from '../src/model/document.js'
 import {isHumanTask, lineOf, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
@@ -56,7 +57,7 @@ export default remarkRule({
       return value && booleanMeant(entry.value) === false ? {suggestions: [edit]} : {fix: edit}
     }
     if (typeof entry.value !== 'boolean') {
-      const written = document.text.slice(entry.valueRange[0], entry.valueRange[1])
+      const written = sliceOf(document, entry.valueRange)
       const value = undecidable ? (booleanMeant(entry.value) ?? expected) : expected
       report({
         message: `\`autonomous\` is \`${written || 'empty'}\`, not a YAML boolean; ${undecidable ? 'write' : `${reason}, so write`} \`${value}\``,

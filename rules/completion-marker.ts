@@ -1,5 +1,6 @@
 import path from 'node:path'
 import picomatch from 'picomatch'
+import {sliceOf} from '../src/model/document.js'
 import {checkpointMarkerTypes, completionMarkers, markerOf} from '../src/model/markers.js'
 import {codeList, lineOf} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
@@ -52,11 +53,11 @@ export default remarkRule<Options>({
     const severity = required ? ('error' as const) : undefined
     if (found.length === 0) {
       const last = document.headings.at(-1)
-      const nearMiss = last && nearMissOf(document.text.slice(last.range[0], last.range[1]), markers)
+      const nearMiss = last && nearMissOf(sliceOf(document, last.range), markers)
       if (last && nearMiss && !(document.kind === 'plan' && !options.allowInPlans)) {
         const range: [number, number] = [last.range[0], last.range[0] + nearMiss.length]
         report({
-          message: `\`${document.text.slice(range[0], range[1])}\` is not a completion marker; write \`## ${nearMiss.marker}\``,
+          message: `\`${sliceOf(document, range)}\` is not a completion marker; write \`## ${nearMiss.marker}\``,
           range,
           fix: {range, text: `## ${nearMiss.marker}`},
           severity

@@ -1,7 +1,8 @@
 import {isScalar} from 'yaml'
 import {onlyNearMiss} from '../src/distance.js'
 import type {FrontmatterEntry, YamlProblem} from '../src/model/frontmatter.js'
-import {codeList} from '../src/plan.js'
+import {sliceOf} from '../src/model/document.js'
+import {codeList, lineOf} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 import type {Edit, Finding} from '../src/rule.js'
 
@@ -77,7 +78,7 @@ export default remarkRule<Options>({
       })
       return
     }
-    const errors = rootErrors(frontmatter.errors, (offset) => document.lines.point(offset).line)
+    const errors = rootErrors(frontmatter.errors, (offset) => lineOf(document, offset))
     for (const error of errors) {
       const advice = yamlAdvice[error.code] ?? 'quote the value, or fix the YAML, so that every YAML reader gets the values you meant'
       report({message: `Frontmatter is not valid YAML: ${error.message.replace(/\.$/, '')}; ${advice}`, range: error.range})
@@ -98,7 +99,7 @@ export default remarkRule<Options>({
     // Edits to YAML that does not parse could make it worse; fixes wait for valid YAML.
     const canFix = frontmatter.errors.length === 0
     const withFix = (finding: Finding, fix: Edit): Finding => (canFix ? {...finding, fix} : finding)
-    const written = (entry: FrontmatterEntry) => document.text.slice(entry.valueRange[0], entry.valueRange[1])
+    const written = (entry: FrontmatterEntry) => sliceOf(document, entry.valueRange)
 
     const wave = entries.get('wave')
     if (wave && !(typeof wave.value === 'number' && Number.isInteger(wave.value) && wave.value >= 0)) {

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch'
-import type {PlanDocument} from './model/document.js'
+import {sliceOf, type PlanDocument} from './model/document.js'
 import {attribute, descendants, type Element} from './model/markup.js'
 import type {Range} from './model/text.js'
 import {frontmatterItems} from './model/frontmatter.js'
@@ -36,7 +36,7 @@ export function isHumanTask(task: Element): boolean {
 
 /** The text between an element's tags. */
 export function contentOf(document: PlanDocument, element: Element): string {
-  return document.text.slice(element.contentRange[0], element.contentRange[1])
+  return sliceOf(document, element.contentRange)
 }
 
 /** Elements named `name` anywhere inside `element`. */
