@@ -1,4 +1,5 @@
 import {sliceOf} from '../src/model/document.js'
+import {attribute} from '../src/model/markup.js'
 import {isHumanTask, lineOf, taskType} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
@@ -34,7 +35,7 @@ export default remarkRule({
     const undecidable = expected && (document.tasks.length === 0 || document.tasks.some((task) => taskType(task) === 'tracer'))
     const reason =
       checkpoints.length > 0
-        ? `this plan has ${checkpoints.length === 1 ? 'a' : checkpoints.length} checkpoint task${checkpoints.length === 1 ? '' : 's'} (\`${taskType(checkpoints[0])}\` on line ${lineOf(document, checkpoints[0].range[0])})`
+        ? `this plan has ${checkpoints.length === 1 ? 'a' : checkpoints.length} checkpoint task${checkpoints.length === 1 ? '' : 's'} (\`${attribute(checkpoints[0], 'type')?.value}\` on line ${lineOf(document, checkpoints[0].range[0])})`
         : 'this plan has no checkpoint task'
     const entry = frontmatter.entries.get('autonomous')
     if (!entry) {

@@ -1,18 +1,11 @@
-import {closestFirst, onlyNearMiss} from '../src/distance.js'
+import {closestFirst} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
-import {codeList, taskTypes} from '../src/plan.js'
+import {codeList, taskTypes, typeMeant} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
 
 interface Options {
   /** Task types to accept besides the documented ones. */
   additionalTypes: string[]
-}
-
-/** `Checkpoint:Human_Verify`, `human-verify`, `checkpoint-decision` → the type meant, if it is one. */
-function slipOf(value: string, types: string[]): string | undefined {
-  const normalized = value.trim().toLowerCase().replace(/_/g, '-').replace(/\s+/g, '').replace(/^checkpoint-/, 'checkpoint:')
-  const exact = types.find((type) => type === normalized || type === `checkpoint:${normalized}`)
-  return exact ?? onlyNearMiss(normalized, types)
 }
 
 /**
@@ -44,7 +37,7 @@ export default remarkRule<Options>({
       const value = type.value ?? ''
       if (types.includes(value)) continue
       const range = type.valueRange ?? type.range
-      const meant = value.trim() === '' ? undefined : slipOf(value, types)
+      const meant = value.trim() === '' ? undefined : typeMeant(value, types)
       if (meant) {
         report({message: `Task type \`${value}\` is a slip for \`${meant}\`; write \`${meant}\``, range, fix: {range, text: meant}})
         continue

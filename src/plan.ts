@@ -1,4 +1,5 @@
 import picomatch from 'picomatch'
+import {onlyNearMiss} from './distance.js'
 import {sliceOf, type PlanDocument} from './model/document.js'
 import {attribute, descendants, type Element} from './model/markup.js'
 import type {Range} from './model/text.js'
@@ -12,9 +13,24 @@ export const taskTypes = [
   'checkpoint:human-verify', 'checkpoint:decision', 'checkpoint:human-action', 'checkpoint:tdd-review'
 ]
 
-/** A task's `type` attribute value (`undefined` when absent). */
+/** `Checkpoint:Human_Verify`, `human-verify`, `checkpoint-decision` → the type of `types` meant, if it is one. */
+export function typeMeant(value: string, types: readonly string[]): string | undefined {
+  const normalized = value.trim().toLowerCase().replace(/_/g, '-').replace(/\s+/g, '').replace(/^checkpoint-/, 'checkpoint:')
+  const exact = types.find((type) => type === normalized || type === `checkpoint:${normalized}`)
+  return exact ?? onlyNearMiss(normalized, types)
+}
+
+/**
+ * The type a task means (`undefined` when it has none): its `type` value, or
+ * the documented type that value is a slip of (`human-verify` is a
+ * `checkpoint:human-verify`). `task-type` reports and fixes the spelling; every
+ * other rule reads the task as the one it will be, so that no rule asks for
+ * what the fix undoes (removing the `gate` of a checkpoint spelt `human-verify`).
+ */
 export function taskType(task: Element): string | undefined {
-  return attribute(task, 'type')?.value
+  const value = attribute(task, 'type')?.value
+  if (value === undefined || taskTypes.includes(value)) return value
+  return typeMeant(value, taskTypes) ?? value
 }
 
 export function isCheckpoint(task: Element): boolean {
