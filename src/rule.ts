@@ -92,7 +92,7 @@ export function runRule<Options>(
     rule.check({
       document,
       options: resolveOptions(rule, options),
-      graph: () => (graph ??= planGraphFor(filePath, document.text)),
+      graph: () => (graph ??= planGraphFor(filePath, document.text, document.frontmatter)),
       config: () => planningConfigFor(filePath),
       report: (finding) => {
         // Inline suppression comments drop a finding before it becomes a message, in every front end.

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {frontmatterItems, parseFrontmatter} from '../model/frontmatter.js'
+import {frontmatterItems, parseFrontmatter, type Frontmatter} from '../model/frontmatter.js'
 import {isPlanFileName, isSummaryFileName} from '../model/document.js'
 import type {Range} from '../model/text.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
@@ -33,10 +33,12 @@ export type Resolution =
   | {status: 'missing'; reason: string; hint?: string}
   | {status: 'ambiguous'; candidates: PlanNode[]}
 
-/** Reads a plan's graph facts from its text; `undefined` when the file is not a plan. */
-export function planNodeFromText(filePath: string, text: string): PlanNode | undefined {
+/**
+ * Reads a plan's graph facts from its text; `undefined` when the file is not a
+ * plan. `frontmatter` is the text's, when the caller has parsed it already.
+ */
+export function planNodeFromText(filePath: string, text: string, frontmatter = parseFrontmatter(text)): PlanNode | undefined {
   const fileName = path.basename(filePath)
-  const frontmatter = parseFrontmatter(text)
   const byName = isPlanFileName(fileName)
   if (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text))) return undefined
   const fromName = idsFromFileName(fileName)
@@ -376,9 +378,10 @@ function refreshed(root: string, tree: CachedTree | undefined): CachedTree {
  * reused; `text` (the file as being linted, e.g. an editor buffer) and the
  * texts of other open documents win over the files on disk. While `text`
  * says what the tree already knows of the file, every file and rule of a run
- * shares one graph (and what it has resolved).
+ * shares one graph (and what it has resolved). `frontmatter` is the text's,
+ * when the caller has parsed it already (rules: the document model's).
  */
-export function planGraphFor(filePath: string, text: string): PlanGraph {
+export function planGraphFor(filePath: string, text: string, frontmatter?: Frontmatter): PlanGraph {
   const absolute = path.resolve(filePath)
   const root = planningRootOf(absolute)
   const tree = refreshed(root, trees.get(root))
@@ -387,7 +390,7 @@ export function planGraphFor(filePath: string, text: string): PlanGraph {
     tree.graph = {plans: new PlanGraph(root, [...treeNodes(root, tree).values()]), openDocumentsVersion}
   }
   const shared = tree.graph.plans
-  const current = planNodeFromText(absolute, text)
+  const current = planNodeFromText(absolute, text, frontmatter)
   const known = shared.byPath.get(absolute)
   if (current ? JSON.stringify(current) === JSON.stringify(known) : !known || known.summaryOnly) return shared
   const nodes = new Map(shared.byPath)
