@@ -271,14 +271,17 @@ interface CachedTree {
 
 const trees = new Map<string, CachedTree>()
 const explicitRoots = new Set<string>()
-/** Texts of documents open in an editor, by absolute path: they win over their files on disk. */
-const openDocuments = new Map<string, string>()
+/** Documents open in an editor, by absolute path, with their graph facts: they win over their files on disk. */
+const openDocuments = new Map<string, {text: string; node: PlanNode | undefined}>()
 /** Counts changes to `openDocuments`, so that graphs built before a change are not reused. */
 let openDocumentsVersion = 0
 
 /** Registers the text of a document open in an editor (the language server calls this on every change). */
 export function setOpenDocument(filePath: string, text: string): void {
-  openDocuments.set(path.resolve(filePath), text)
+  const absolute = path.resolve(filePath)
+  // Re-checking the other open documents of a tree hands in their texts unchanged: the graphs built still hold.
+  if (openDocuments.get(absolute)?.text === text) return
+  openDocuments.set(absolute, {text, node: planNodeFromText(absolute, text)})
   openDocumentsVersion++
 }
 
@@ -403,9 +406,8 @@ export function planGraphFor(filePath: string, text: string, frontmatter?: Front
 function treeNodes(root: string, tree: CachedTree): Map<string, PlanNode> {
   const nodes = new Map<string, PlanNode>()
   for (const [filePath, cached] of tree.files) if (cached.node) nodes.set(filePath, cached.node)
-  for (const [filePath, openText] of openDocuments) {
+  for (const [filePath, {node}] of openDocuments) {
     if (!filePath.startsWith(root + path.sep)) continue
-    const node = planNodeFromText(filePath, openText)
     if (node) nodes.set(filePath, node)
     else nodes.delete(filePath)
   }
