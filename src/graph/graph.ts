@@ -263,7 +263,6 @@ interface CachedPlan {
 
 interface CachedTree {
   checkedAt: number
-  directories: Map<string, number>
   files: Map<string, CachedPlan>
   /** The graph of the files on disk and the open documents, built on first use; valid while `openDocumentsVersion` is. */
   graph?: {plans: PlanGraph; openDocumentsVersion: number}
@@ -312,12 +311,10 @@ export function planningRootOf(filePath: string): string {
 
 /** Lists the Markdown files of a tree, re-reading only those whose time or size changed since `previous`. */
 function scanTree(root: string, previous?: CachedTree): CachedTree {
-  const directories = new Map<string, number>()
   const files = new Map<string, CachedPlan>()
   const walk = (directory: string) => {
     let entries: fs.Dirent[]
     try {
-      directories.set(directory, fs.statSync(directory).mtimeMs)
       entries = fs.readdirSync(directory, {withFileTypes: true})
     } catch {
       return
@@ -336,7 +333,7 @@ function scanTree(root: string, previous?: CachedTree): CachedTree {
   }
   walk(root)
   const unchanged = previous !== undefined && previous.files.size === files.size && [...files].every(([filePath, cached]) => previous.files.get(filePath) === cached)
-  return {checkedAt: Date.now(), directories, files, graph: unchanged ? previous.graph : undefined}
+  return {checkedAt: Date.now(), files, graph: unchanged ? previous.graph : undefined}
 }
 
 /** A finished plan known from its summary's file name (`01-02-SUMMARY.md`). */
