@@ -18,7 +18,7 @@ export interface PlanningConfig {
 }
 
 /** The workflow's documented defaults for the keys planlint reads. */
-export const configDefaults = {
+const configDefaults = {
   'workflow.human_verify_mode': 'end-of-phase'
 } as const
 

@@ -1,5 +1,5 @@
 import type {PlanDocument} from './model/document.js'
-import {parseFrontmatter} from './model/frontmatter.js'
+import {parseFrontmatter, type Frontmatter} from './model/frontmatter.js'
 import type {Range} from './model/text.js'
 import type {Edit, Finding} from './rule.js'
 
@@ -25,9 +25,8 @@ export function applyEdit(text: string, edit: Edit): string {
   return text.slice(0, edit.range[0]) + edit.text + text.slice(edit.range[1])
 }
 
-/** Whether `after` parses its frontmatter at least as well as `before` (and still has one if `before` had). */
-function frontmatterHolds(before: string, after: string): boolean {
-  const was = parseFrontmatter(before)
+/** Whether `after` parses its frontmatter at least as well as before the edit, when it `was` this (and still has one if it had). */
+function frontmatterHolds(was: Frontmatter | undefined, after: string): boolean {
   const is = parseFrontmatter(after)
   if (was && !is) return false
   return (is?.errors.length ?? 0) <= (was?.errors.length ?? 0)
@@ -53,7 +52,7 @@ export function unsafeEditReason(document: PlanDocument, edit: Edit): string | u
   if (splitsLineBreak(start) || splitsLineBreak(end)) return 'it would split a CRLF line ending'
   const eol = document.lines.eol
   if (lineBreaks(edit.text).some((lineBreak) => lineBreak !== eol)) return "it would mix line endings with the file's"
-  if (!frontmatterHolds(text, applyEdit(text, edit))) return 'it would break the YAML frontmatter'
+  if (!frontmatterHolds(document.frontmatter, applyEdit(text, edit))) return 'it would break the YAML frontmatter'
   return undefined
 }
 
@@ -107,7 +106,7 @@ export function applyEdits(text: string, edits: readonly Edit[]): {text: string;
   }
   const apply = (chosen: Edit[]) => chosen.reduceRight((result, edit) => applyEdit(result, edit), text)
   const result = apply(applied)
-  if (applied.length > 1 && !(frontmatterHolds(text, result) && lineEndingsHold(text, result))) {
+  if (applied.length > 1 && !(frontmatterHolds(parseFrontmatter(text), result) && lineEndingsHold(text, result))) {
     return {text: apply(applied.slice(0, 1)), applied: applied.slice(0, 1)}
   }
   return {text: result, applied}

@@ -92,7 +92,6 @@ function graphFacts(filePath: string, text: string): string {
 export async function fixFiles(options: FixOptions): Promise<FixRun> {
   const current = new Map<string, VFile>()
   for (const file of await lintFiles(options)) current.set(absolutePathOf(file), file)
-  const originals = new Map<string, string>()
   const fixed = new Map<string, FixedFile>()
   let pending = [...current.values()]
   for (let pass = 1; pass <= maxFixPasses && pending.length > 0; pass++) {
@@ -102,8 +101,8 @@ export async function fixFiles(options: FixOptions): Promise<FixRun> {
       const before = String(file.value)
       const {text, applied} = applyEdits(before, fixesOf(file, options))
       if (applied.length === 0) continue
-      if (!originals.has(filePath)) originals.set(filePath, before)
-      const entry = fixed.get(filePath) ?? {path: filePath, before: originals.get(filePath)!, after: text, edits: 0, passes: 0, written: false}
+      // The first pass that changes a file sees it as it was.
+      const entry = fixed.get(filePath) ?? {path: filePath, before, after: text, edits: 0, passes: 0, written: false}
       fixed.set(filePath, {...entry, after: text, edits: entry.edits + applied.length, passes: pass})
       // An absolute path: VFile sets `path` before `cwd`, so a relative one would resolve against the process's.
       changed.push(new VFile({path: filePath, cwd: file.cwd, value: text}))

@@ -65,7 +65,7 @@ export function docsUrl(ruleId: string): string {
 }
 
 /** Merges user options over the rule's defaults (one level deep, like ESLint's defaultOptions). */
-export function resolveOptions<Options>(rule: RuleDefinition<Options>, options: unknown): Options {
+function resolveOptions<Options>(rule: RuleDefinition<Options>, options: unknown): Options {
   if (options === undefined || options === null || typeof options !== 'object' || Array.isArray(options)) {
     return rule.defaultOptions
   }
@@ -92,7 +92,7 @@ export function runRule<Options>(
     rule.check({
       document,
       options: resolveOptions(rule, options),
-      graph: () => (graph ??= planGraphFor(filePath, document.text)),
+      graph: () => (graph ??= planGraphFor(filePath, document.text, document.frontmatter)),
       config: () => planningConfigFor(filePath),
       report: (finding) => {
         // Inline suppression comments drop a finding before it becomes a message, in every front end.

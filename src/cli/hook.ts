@@ -24,7 +24,7 @@ function inPlanningTree(filePath: string): boolean {
 }
 
 /** The response for a file's messages: block on errors, context for warnings, nothing when clean. */
-export function hookResponse(file: string, messages: LintMessage[]): HookResponse | undefined {
+function hookResponse(file: string, messages: LintMessage[]): HookResponse | undefined {
   const errors = messages.filter((message) => message.severity === 2)
   const warnings = messages.filter((message) => message.severity === 1)
   if (errors.length > 0) {

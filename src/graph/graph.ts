@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {frontmatterItems, parseFrontmatter} from '../model/frontmatter.js'
+import {frontmatterItems, parseFrontmatter, type Frontmatter} from '../model/frontmatter.js'
 import {isPlanFileName, isSummaryFileName} from '../model/document.js'
 import type {Range} from '../model/text.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
@@ -33,10 +33,12 @@ export type Resolution =
   | {status: 'missing'; reason: string; hint?: string}
   | {status: 'ambiguous'; candidates: PlanNode[]}
 
-/** Reads a plan's graph facts from its text; `undefined` when the file is not a plan. */
-export function planNodeFromText(filePath: string, text: string): PlanNode | undefined {
+/**
+ * Reads a plan's graph facts from its text; `undefined` when the file is not a
+ * plan. `frontmatter` is the text's, when the caller has parsed it already.
+ */
+export function planNodeFromText(filePath: string, text: string, frontmatter = parseFrontmatter(text)): PlanNode | undefined {
   const fileName = path.basename(filePath)
-  const frontmatter = parseFrontmatter(text)
   const byName = isPlanFileName(fileName)
   if (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text))) return undefined
   const fromName = idsFromFileName(fileName)
@@ -261,7 +263,6 @@ interface CachedPlan {
 
 interface CachedTree {
   checkedAt: number
-  directories: Map<string, number>
   files: Map<string, CachedPlan>
   /** The graph of the files on disk and the open documents, built on first use; valid while `openDocumentsVersion` is. */
   graph?: {plans: PlanGraph; openDocumentsVersion: number}
@@ -269,14 +270,17 @@ interface CachedTree {
 
 const trees = new Map<string, CachedTree>()
 const explicitRoots = new Set<string>()
-/** Texts of documents open in an editor, by absolute path: they win over their files on disk. */
-const openDocuments = new Map<string, string>()
+/** Documents open in an editor, by absolute path, with their graph facts: they win over their files on disk. */
+const openDocuments = new Map<string, {text: string; node: PlanNode | undefined}>()
 /** Counts changes to `openDocuments`, so that graphs built before a change are not reused. */
 let openDocumentsVersion = 0
 
 /** Registers the text of a document open in an editor (the language server calls this on every change). */
 export function setOpenDocument(filePath: string, text: string): void {
-  openDocuments.set(path.resolve(filePath), text)
+  const absolute = path.resolve(filePath)
+  // Re-checking the other open documents of a tree hands in their texts unchanged: the graphs built still hold.
+  if (openDocuments.get(absolute)?.text === text) return
+  openDocuments.set(absolute, {text, node: planNodeFromText(absolute, text)})
   openDocumentsVersion++
 }
 
@@ -307,12 +311,10 @@ export function planningRootOf(filePath: string): string {
 
 /** Lists the Markdown files of a tree, re-reading only those whose time or size changed since `previous`. */
 function scanTree(root: string, previous?: CachedTree): CachedTree {
-  const directories = new Map<string, number>()
   const files = new Map<string, CachedPlan>()
   const walk = (directory: string) => {
     let entries: fs.Dirent[]
     try {
-      directories.set(directory, fs.statSync(directory).mtimeMs)
       entries = fs.readdirSync(directory, {withFileTypes: true})
     } catch {
       return
@@ -331,7 +333,7 @@ function scanTree(root: string, previous?: CachedTree): CachedTree {
   }
   walk(root)
   const unchanged = previous !== undefined && previous.files.size === files.size && [...files].every(([filePath, cached]) => previous.files.get(filePath) === cached)
-  return {checkedAt: Date.now(), directories, files, graph: unchanged ? previous.graph : undefined}
+  return {checkedAt: Date.now(), files, graph: unchanged ? previous.graph : undefined}
 }
 
 /** A finished plan known from its summary's file name (`01-02-SUMMARY.md`). */
@@ -376,9 +378,10 @@ function refreshed(root: string, tree: CachedTree | undefined): CachedTree {
  * reused; `text` (the file as being linted, e.g. an editor buffer) and the
  * texts of other open documents win over the files on disk. While `text`
  * says what the tree already knows of the file, every file and rule of a run
- * shares one graph (and what it has resolved).
+ * shares one graph (and what it has resolved). `frontmatter` is the text's,
+ * when the caller has parsed it already (rules: the document model's).
  */
-export function planGraphFor(filePath: string, text: string): PlanGraph {
+export function planGraphFor(filePath: string, text: string, frontmatter?: Frontmatter): PlanGraph {
   const absolute = path.resolve(filePath)
   const root = planningRootOf(absolute)
   const tree = refreshed(root, trees.get(root))
@@ -387,7 +390,7 @@ export function planGraphFor(filePath: string, text: string): PlanGraph {
     tree.graph = {plans: new PlanGraph(root, [...treeNodes(root, tree).values()]), openDocumentsVersion}
   }
   const shared = tree.graph.plans
-  const current = planNodeFromText(absolute, text)
+  const current = planNodeFromText(absolute, text, frontmatter)
   const known = shared.byPath.get(absolute)
   if (current ? JSON.stringify(current) === JSON.stringify(known) : !known || known.summaryOnly) return shared
   const nodes = new Map(shared.byPath)
@@ -400,9 +403,8 @@ export function planGraphFor(filePath: string, text: string): PlanGraph {
 function treeNodes(root: string, tree: CachedTree): Map<string, PlanNode> {
   const nodes = new Map<string, PlanNode>()
   for (const [filePath, cached] of tree.files) if (cached.node) nodes.set(filePath, cached.node)
-  for (const [filePath, openText] of openDocuments) {
+  for (const [filePath, {node}] of openDocuments) {
     if (!filePath.startsWith(root + path.sep)) continue
-    const node = planNodeFromText(filePath, openText)
     if (node) nodes.set(filePath, node)
     else nodes.delete(filePath)
   }

@@ -18,7 +18,7 @@ export interface ImpliedWave {
  * left). Plans of other phases are done before the phase starts, so they
  * place nothing.
  */
-export function phaseDependencies(graph: PlanGraph, node: PlanNode): PhaseDependency[] | undefined {
+function phaseDependencies(graph: PlanGraph, node: PlanNode): PhaseDependency[] | undefined {
   const found: PhaseDependency[] = []
   for (const entry of node.dependsOn) {
     const resolution = graph.resolve(node, entry.text)

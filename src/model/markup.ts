@@ -53,7 +53,7 @@ export interface OpaqueRegion {
  * markup errors; any other tag name is prose (`Map<string>`, `<Button>`) and
  * is tolerated when it is not closed.
  */
-export const planElementNames = new Set([
+const planElementNames = new Set([
   'task', 'name', 'files', 'action', 'verify', 'done', 'what-built', 'how-to-verify',
   'resume-signal', 'decision', 'context', 'options', 'option', 'pros', 'cons',
   'instructions', 'verification', 'read_first', 'acceptance_criteria', 'automated',
@@ -374,11 +374,6 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
 /** The attribute named `name`, if the element has it. */
 export function attribute(element: Element, name: string): Attribute | undefined {
   return element.attributes.find((candidate) => candidate.name === name)
-}
-
-/** Direct children of `element` named `name`. */
-export function childrenNamed(element: Element, name: string): Element[] {
-  return element.children.filter((child) => child.name === name)
 }
 
 /** The first direct child named `name`. */
