@@ -126,3 +126,8 @@ function documentKind(document: PlanDocument): DocumentKind {
   if (document.headings.some((heading) => heading.depth === 2 && markerOf(heading.text))) return 'agent-output'
   return 'other'
 }
+
+/** The source text of a range. */
+export function sliceOf(document: PlanDocument, range: Range): string {
+  return document.text.slice(range[0], range[1])
+}
