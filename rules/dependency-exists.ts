@@ -11,7 +11,6 @@ export default remarkRule({
   description: 'Every `depends_on` entry names exactly one plan of the planning tree.',
   severity: 'error',
   kinds: ['plan'],
-  crossFile: true,
   defaultOptions: {},
   check({document, graph, report}) {
     const plans = graph()

@@ -9,7 +9,6 @@ export default remarkRule({
   description: 'The `depends_on` graph of the plans has no cycle, self-dependency included.',
   severity: 'error',
   kinds: ['plan'],
-  crossFile: true,
   defaultOptions: {},
   check({document, graph, report}) {
     const plans = graph()

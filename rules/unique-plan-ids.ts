@@ -11,7 +11,6 @@ export default remarkRule({
   description: 'No two plans of a phase share an id, case-folded, or a plan number.',
   severity: 'error',
   kinds: ['plan'],
-  crossFile: true,
   defaultOptions: {},
   check({document, graph, report}) {
     // At the `plan:` value, or at the start of a plan that has none.

@@ -17,7 +17,6 @@ export default remarkRule({
   severity: 'warning',
   kinds: ['plan'],
   fixable: 'fix',
-  crossFile: true,
   defaultOptions: {},
   check({document, graph, report}) {
     const frontmatter = document.frontmatter

@@ -52,8 +52,6 @@ export interface RuleDefinition<Options = Record<string, unknown>> {
    * only suggests. ESLint refuses fixes and suggestions from a rule that does not say so.
    */
   fixable?: 'fix' | 'suggestion'
-  /** Reads other plans of the planning tree. */
-  crossFile?: boolean
   defaultOptions: Options
   check(context: RuleContext<Options>): void
 }
