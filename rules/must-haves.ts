@@ -1,5 +1,5 @@
 import {isMap} from 'yaml'
-import {frontmatterItems, type FrontmatterEntry} from '../src/model/frontmatter.js'
+import {frontmatterItems} from '../src/model/frontmatter.js'
 import {remarkRule} from '../src/remark.js'
 
 interface Options {
@@ -55,7 +55,7 @@ export default remarkRule<Options>({
     if (!options.vagueTruths) return
     const truths = map.get('truths', true)
     if (!truths) return
-    for (const truth of frontmatterItems(frontmatter, {node: truths} as FrontmatterEntry)) {
+    for (const truth of frontmatterItems(frontmatter, truths)) {
       if (typeof truth.value !== 'string') continue
       const text = truth.value
       const vague = vaguePhrases.find((candidate) => candidate.phrase.test(text) && !candidate.excusedBy?.test(text))

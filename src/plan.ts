@@ -162,7 +162,7 @@ export function filesModified(document: PlanDocument): PathEntry[] {
   const frontmatter = document.frontmatter
   const entry = frontmatter?.entries.get('files_modified')
   if (!frontmatter || !entry) return []
-  return frontmatterItems(frontmatter, entry)
+  return frontmatterItems(frontmatter, entry.node)
     .filter((item) => typeof item.value === 'string' && item.value.trim() !== '')
     .map((item) => ({path: String(item.value).trim(), range: item.range}))
 }

@@ -60,7 +60,7 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
     planText: planValue === null || planValue === undefined ? undefined : String(planValue),
     dependsOn:
       frontmatter && dependsEntry
-        ? frontmatterItems(frontmatter, dependsEntry)
+        ? frontmatterItems(frontmatter, dependsEntry.node)
             .filter((item) => item.value !== null && String(item.value).trim() !== '')
             .map((item) => ({text: item.text, range: item.range}))
         : [],

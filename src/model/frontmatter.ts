@@ -82,13 +82,11 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
     }
   }
   return {range: [0, end], contentRange: [contentStart, contentEnd], document, data, errors, entries}
-
 }
 
-/** The items of a list value with their ranges; a scalar value counts as one item. */
-export function frontmatterItems(frontmatter: Frontmatter, entry: FrontmatterEntry): FrontmatterItem[] {
+/** The items of a list value (a YAML node of `frontmatter`, such as an entry's `node`) with their ranges; a scalar value counts as one item. */
+export function frontmatterItems(frontmatter: Frontmatter, node: unknown): FrontmatterItem[] {
   const shift = frontmatter.contentRange[0]
-  const node = entry.node
   if (!node) return []
   const scalars = isSeq(node) ? node.items : [node]
   const items: FrontmatterItem[] = []
