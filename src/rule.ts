@@ -70,6 +70,15 @@ function resolveOptions<Options>(rule: RuleDefinition<Options>, options: unknown
   return {...rule.defaultOptions, ...(options as Partial<Options>)}
 }
 
+/** The plan graph each document's rules share: built once per document, not once per cross-file rule. */
+const documentGraphs = new WeakMap<PlanDocument, PlanGraph>()
+
+function graphOf(document: PlanDocument, filePath: string): PlanGraph {
+  let graph = documentGraphs.get(document)
+  if (!graph) documentGraphs.set(document, (graph = planGraphFor(filePath, document.text, document.frontmatter)))
+  return graph
+}
+
 /**
  * Runs a rule on a document for a front end (remark, ESLint): skips documents
  * of other kinds, drops findings that inline comments suppress and unsafe
@@ -84,13 +93,12 @@ export function runRule<Options>(
   onCrash: (message: string, error: unknown) => void
 ): void {
   if (!rule.kinds.includes(document.kind)) return
-  let graph: PlanGraph | undefined
   const filePath = document.path ?? path.resolve('unnamed.md')
   try {
     rule.check({
       document,
       options: resolveOptions(rule, options),
-      graph: () => (graph ??= planGraphFor(filePath, document.text, document.frontmatter)),
+      graph: () => graphOf(document, filePath),
       config: () => planningConfigFor(filePath),
       report: (finding) => {
         // Inline suppression comments drop a finding before it becomes a message, in every front end.
