@@ -26,8 +26,6 @@ export default remarkRule({
   check({document, report}) {
     const frontmatter = document.frontmatter
     if (!frontmatter || !frontmatter.data) return
-    // Edits to YAML that does not parse could make it worse; the fix waits for valid YAML.
-    const canFix = frontmatter.errors.length === 0
     const checkpoints = document.tasks.filter(isHumanTask)
     const expected = checkpoints.length === 0
     // A tracer task may stop at its feedback gate, so a plan with one may be either; a plan
@@ -46,14 +44,13 @@ export default remarkRule({
       report({
         message: `Frontmatter has no \`autonomous\` key; ${reason}, so add \`autonomous: ${expected}\``,
         range: [0, 3],
-        ...(canFix ? {fix: {range: [at, at], text: `${needsBreak ? eol : ''}autonomous: ${expected}${eol}`}} : {})
+        fix: {range: [at, at], text: `${needsBreak ? eol : ''}autonomous: ${expected}${eol}`}
       })
       return
     }
     // `false` is the cautious value: a wrong `false` costs a person a look, a wrong `true` runs
     // through a human gate. Turning an author's no into `true` is offered, never applied.
     const repair = (value: boolean) => {
-      if (!canFix) return {}
       const edit = {range: entry.valueRange, text: String(value)}
       return value && booleanMeant(entry.value) === false ? {suggestions: [edit]} : {fix: edit}
     }

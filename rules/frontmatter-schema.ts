@@ -4,7 +4,6 @@ import type {FrontmatterEntry, YamlProblem} from '../src/model/frontmatter.js'
 import {sliceOf} from '../src/model/document.js'
 import {codeList, lineOf} from '../src/plan.js'
 import {remarkRule} from '../src/remark.js'
-import type {Edit, Finding} from '../src/rule.js'
 
 interface Options {
   /** Keys every plan's frontmatter must have. */
@@ -96,16 +95,13 @@ export default remarkRule<Options>({
     if (missing.length > 0) {
       report({message: `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${codeList(missing)}; add ${missing.length === 1 ? 'it' : 'them'}`, range: opening})
     }
-    // Edits to YAML that does not parse could make it worse; fixes wait for valid YAML.
-    const canFix = frontmatter.errors.length === 0
-    const withFix = (finding: Finding, fix: Edit): Finding => (canFix ? {...finding, fix} : finding)
     const written = (entry: FrontmatterEntry) => sliceOf(document, entry.valueRange)
 
     const wave = entries.get('wave')
     if (wave && !(typeof wave.value === 'number' && Number.isInteger(wave.value) && wave.value >= 0)) {
       if (typeof wave.value === 'string' && /^\d+$/.test(wave.value.trim())) {
         const integer = String(Number(wave.value))
-        report(withFix({message: `\`wave\` is the string \`${written(wave)}\`; write the integer \`${integer}\``, range: wave.valueRange}, {range: wave.valueRange, text: integer}))
+        report({message: `\`wave\` is the string \`${written(wave)}\`; write the integer \`${integer}\``, range: wave.valueRange, fix: {range: wave.valueRange, text: integer}})
       } else {
         report({message: `\`wave\` is \`${written(wave) || 'empty'}\`; it must be an integer ≥ 0: waves run in order, the plans of a wave in parallel`, range: wave.valueRange})
       }
@@ -115,15 +111,15 @@ export default remarkRule<Options>({
       const entry = entries.get(key)
       if (!entry || Array.isArray(entry.value)) continue
       if (entry.value === null) {
-        report(withFix({message: `\`${key}\` is empty; write \`${key}: []\``, range: entry.valueRange, severity: 'warning'}, {range: entry.valueRange, text: '[]'}))
+        report({message: `\`${key}\` is empty; write \`${key}: []\``, range: entry.valueRange, severity: 'warning', fix: {range: entry.valueRange, text: '[]'}})
       } else if (typeof entry.value === 'string' || typeof entry.value === 'number') {
         const list = asFlowList(entry, written(entry))
-        report(
-          withFix(
-            {message: `\`${key}\` is a single value, not a list; write \`${key}: ${list}\``, range: entry.valueRange, severity: 'warning'},
-            {range: entry.valueRange, text: list}
-          )
-        )
+        report({
+          message: `\`${key}\` is a single value, not a list; write \`${key}: ${list}\``,
+          range: entry.valueRange,
+          severity: 'warning',
+          fix: {range: entry.valueRange, text: list}
+        })
       } else {
         report({message: `\`${key}\` must be a list (\`${key}: [...]\`)`, range: entry.valueRange})
       }
@@ -133,12 +129,12 @@ export default remarkRule<Options>({
     if (type && options.types.length > 0 && !options.types.includes(String(type.value))) {
       const value = String(type.value)
       const meant = onlyNearMiss(value, options.types)
-      const finding: Finding = {
+      report({
         message: `Plan \`type\` \`${written(type) || 'empty'}\` is not one of ${codeList(options.types)}` + (meant ? `; did you mean \`${meant}\`?` : ''),
         range: type.valueRange,
-        severity: 'warning'
-      }
-      report(meant ? withFix(finding, {range: type.valueRange, text: meant}) : finding)
+        severity: 'warning',
+        ...(meant ? {fix: {range: type.valueRange, text: meant}} : {})
+      })
     }
   }
 })

@@ -19,9 +19,8 @@ export default remarkRule({
   fixable: 'fix',
   defaultOptions: {},
   check({document, graph, report}) {
-    const frontmatter = document.frontmatter
-    const waveEntry = frontmatter?.entries.get('wave')
-    if (!frontmatter || !waveEntry) return
+    const waveEntry = document.frontmatter?.entries.get('wave')
+    if (!waveEntry) return
     const plans = graph()
     const node = plans.planAt(document.path)
     // Plans on a cycle have no wave that could be right (each fix would push the next plan on); `no-dependency-cycle` reports them.
@@ -30,7 +29,7 @@ export default remarkRule({
     // `undefined` below a cycle or a dependency that cannot be known: then only the ordering is checked, with no wave to offer.
     const implied = impliedWave(plans, node)
     if (implied?.wave === declared) return
-    const setWave = implied && frontmatter.errors.length === 0 ? {fix: {range: waveEntry.valueRange, text: String(implied.wave)}} : {}
+    const setWave = implied ? {fix: {range: waveEntry.valueRange, text: String(implied.wave)}} : {}
     // Where a dependency's own `wave` is off too, say so: its message and fix move it.
     const waveOf = (target: PlanNode) => {
       const placed = impliedWave(plans, target)

@@ -7,7 +7,8 @@ import type {Edit, Finding} from './rule.js'
  * The fix model's safety rules, shared by every front end that applies or
  * offers edits (the remark messages the CLI and the language server read, the
  * ESLint plugin): an edit must not touch code, must leave the frontmatter
- * parsing as well as before, and must keep the file's line endings.
+ * parsing as well as before (and not touch one that does not parse), and
+ * must keep the file's line endings.
  */
 
 const codeKinds = new Set(['fenced', 'indented', 'inline'])
@@ -52,7 +53,10 @@ export function unsafeEditReason(document: PlanDocument, edit: Edit): string | u
   if (splitsLineBreak(start) || splitsLineBreak(end)) return 'it would split a CRLF line ending'
   const eol = document.lines.eol
   if (lineBreaks(edit.text).some((lineBreak) => lineBreak !== eol)) return "it would mix line endings with the file's"
-  if (!frontmatterHolds(document.frontmatter, applyEdit(text, edit))) return 'it would break the YAML frontmatter'
+  // Edits to YAML that does not parse could make it worse in ways the error count does not show.
+  const {frontmatter} = document
+  if (frontmatter && frontmatter.errors.length > 0 && overlaps(edit.range, frontmatter.range)) return 'the frontmatter has a YAML error to fix first'
+  if (!frontmatterHolds(frontmatter, applyEdit(text, edit))) return 'it would break the YAML frontmatter'
   return undefined
 }
 

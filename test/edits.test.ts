@@ -61,6 +61,13 @@ describe('unsafeEditReason', () => {
     expect(unsafeEditReason(document, at(plan, '---\n\nRun', '\nRun'))).toBe('it would break the YAML frontmatter')
   })
 
+  it('leaves a frontmatter with a YAML error alone, but not the rest of the file', () => {
+    const broken = plan.replace('phase: 01', 'phase: [01')
+    const brokenDocument = buildDocument(broken, '/p/.planning/phases/01-a/01-01-PLAN.md')
+    expect(unsafeEditReason(brokenDocument, at(broken, 'autonomous: true\n---', 'autonomous: false\n---'))).toBe('the frontmatter has a YAML error to fix first')
+    expect(unsafeEditReason(brokenDocument, at(broken, '## Done', '## PLAN COMPLETE'))).toBeUndefined()
+  })
+
   it('keeps line endings: no LF into a CRLF file, no CRLF into an LF file, no split CRLF', () => {
     const crlf = plan.replace(/\n/g, '\r\n')
     const crlfDocument = buildDocument(crlf, '/p/.planning/phases/01-a/01-01-PLAN.md')
