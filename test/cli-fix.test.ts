@@ -1,45 +1,28 @@
-import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {parseFrontmatter} from '../src/model/frontmatter.js'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {installPlanlint, planlint as planlintIn, repository} from './support/cli.js'
+import {readTree as snapshot, removeTree, writeTree} from './support/tree.js'
 
-const repository = fileURLToPath(new URL('..', import.meta.url))
-const bin = path.join(repository, 'dist/src/cli/bin.js')
 const fixtures = path.join(repository, 'test/fixtures/fix')
 const phase = '.planning/phases/01-storage'
 /** The fixture plan that the test turns into CRLF before fixing. */
 const crlfPlan = `${phase}/01-02-PLAN.md`
 let sandbox: string
 
-function planlint(...args: string[]) {
-  const result = spawnSync(process.execPath, [bin, ...args], {cwd: sandbox, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}})
-  return {code: result.status, stdout: result.stdout, stderr: result.stderr}
-}
-
-/** Every file of a tree, by relative path. */
-function snapshot(root: string): Map<string, string> {
-  const files = new Map<string, string>()
-  for (const entry of fs.readdirSync(root, {recursive: true, withFileTypes: true})) {
-    if (!entry.isFile()) continue
-    const full = path.join(entry.parentPath, entry.name)
-    files.set(path.relative(root, full), fs.readFileSync(full, 'utf8'))
-  }
-  return files
-}
+const planlint = (...args: string[]) => planlintIn(sandbox, ...args)
 
 const toCrlf = (text: string) => text.replace(/\r?\n/g, '\r\n')
 
 beforeEach(() => {
-  sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-fix-'))
+  sandbox = writeTree([], 'planlint-fix-')
   fs.cpSync(path.join(fixtures, 'before'), sandbox, {recursive: true})
   const crlf = path.join(sandbox, crlfPlan)
   fs.writeFileSync(crlf, toCrlf(fs.readFileSync(crlf, 'utf8')))
 })
 
-afterEach(() => fs.rmSync(sandbox, {recursive: true, force: true}))
+afterEach(() => removeTree(sandbox))
 
 describe('planlint --fix', () => {
   it('turns the before tree into the after tree, keeps CRLF and modes, and leaves valid YAML', () => {
@@ -120,8 +103,7 @@ describe('planlint --fix', () => {
 describe('fix safety, end to end through a user rule', () => {
   it('drops fixes that would touch a code block, break the YAML or mix line endings, and keeps their messages', () => {
     // A plugin built with planlint's own `remarkRule`, whose fixes are all unsafe but one.
-    fs.mkdirSync(path.join(sandbox, 'node_modules'))
-    fs.symlinkSync(repository, path.join(sandbox, 'node_modules/planlint'), 'dir')
+    installPlanlint(sandbox)
     fs.writeFileSync(
       path.join(sandbox, '.remarkrc.mjs'),
       `import planlint, {remarkRule} from 'planlint'

@@ -1,11 +1,11 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {applyEdits, safeFinding, unsafeEditReason} from '../src/edits.js'
 import {writeFileAtomic} from '../src/fix.js'
 import {buildDocument} from '../src/model/document.js'
 import type {Edit} from '../src/rule.js'
+import {removeTree, writeTree} from './support/tree.js'
 
 const at = (text: string, needle: string, replacement: string): Edit => {
   const start = text.indexOf(needle)
@@ -119,11 +119,11 @@ describe('applyEdits', () => {
 
 /** Runs `test` in a fresh temporary folder, removed afterwards. */
 function inTemporaryFolder(test: (folder: string) => void) {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-write-'))
+  const folder = writeTree([], 'planlint-write-')
   try {
     test(folder)
   } finally {
-    fs.rmSync(folder, {recursive: true, force: true})
+    removeTree(folder)
   }
 }
 

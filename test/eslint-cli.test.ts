@@ -1,14 +1,9 @@
-import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {planWith} from './support/tree.js'
+import {eslintBin, installPlanlint, planlint, repository, run} from './support/cli.js'
+import {planWith, removeTree, writeTree} from './support/tree.js'
 
-const repository = fileURLToPath(new URL('..', import.meta.url))
-const eslintBin = path.join(repository, 'node_modules/.bin/eslint')
-const planlintBin = path.join(repository, 'dist/src/cli/bin.js')
 const fixtures = path.join(repository, 'test/fixtures/fix')
 const phase = '.planning/phases/01-storage'
 let sandbox: string
@@ -18,12 +13,7 @@ interface Result {
   messages: Array<{ruleId: string | null; line: number; column: number; endLine?: number; endColumn?: number; message: string; fix?: unknown}>
 }
 
-function run(command: string, args: string[]) {
-  const result = spawnSync(command, args, {cwd: sandbox, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}})
-  return {code: result.status, stdout: result.stdout, stderr: result.stderr}
-}
-
-const eslint = (...args: string[]) => run(eslintBin, args)
+const eslint = (...args: string[]) => run(eslintBin, args, sandbox)
 
 /** Messages as `file:line:column-endLine:endColumn rule: message`, rule ids without the plugin prefix. */
 const listed = (results: Result[]) =>
@@ -37,24 +27,23 @@ const listed = (results: Result[]) =>
     .sort()
 
 beforeAll(() => {
-  sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-eslint-cli-'))
+  sandbox = writeTree([], 'planlint-eslint-cli-')
   fs.cpSync(path.join(fixtures, 'before'), sandbox, {recursive: true})
   fs.cpSync(path.join(repository, 'examples/.planning'), path.join(sandbox, 'examples/.planning'), {recursive: true})
   // A project that installed planlint and uses its recommended ESLint config.
-  fs.mkdirSync(path.join(sandbox, 'node_modules'))
-  fs.symlinkSync(repository, path.join(sandbox, 'node_modules/planlint'), 'dir')
+  installPlanlint(sandbox)
   fs.writeFileSync(path.join(sandbox, 'eslint.config.js'), "import planlint from 'planlint/eslint'\n\nexport default [...planlint.configs.recommended]\n")
   fs.writeFileSync(path.join(sandbox, 'package.json'), '{"type": "module"}\n')
 })
 
-afterAll(() => fs.rmSync(sandbox, {recursive: true, force: true}))
+afterAll(() => removeTree(sandbox))
 
 describe('the eslint binary with planlint/eslint recommended', () => {
   it('reports what the planlint CLI reports, cross-file rules included, at the same places', () => {
     const viaEslint = eslint('--format', 'json', '.')
     expect(viaEslint.stderr).toBe('')
     expect(viaEslint.code).toBe(1)
-    const viaPlanlint = run(process.execPath, [planlintBin, '--format', 'json', '.planning', 'examples/.planning'])
+    const viaPlanlint = planlint(sandbox, '--format', 'json', '.planning', 'examples/.planning')
     const eslintMessages = listed(JSON.parse(viaEslint.stdout) as Result[])
     expect(eslintMessages).toEqual(listed(JSON.parse(viaPlanlint.stdout) as Result[]))
     expect(eslintMessages).toEqual(

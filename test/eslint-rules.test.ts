@@ -1,5 +1,4 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import markdown from '@eslint/markdown'
 import {Linter, RuleTester} from 'eslint'
@@ -9,8 +8,8 @@ import {applyEdit, applyEdits, describeEdit} from '../src/edits.js'
 import planlint from '../src/eslint/index.js'
 import {planlintDataOf} from '../src/lint.js'
 import {docsUrl} from '../src/rule.js'
-import {docExamples, lintExampleFile, writeExample} from './support/doc-examples.js'
-import {planWith} from './support/tree.js'
+import {docExamples, lintExampleFile} from './support/doc-examples.js'
+import {planWith, removeTree, writeFiles, writeTree} from './support/tree.js'
 
 // ESLint's RuleTester runs its cases as vitest tests.
 RuleTester.describe = describe
@@ -20,8 +19,8 @@ RuleTester.itOnly = it.only
 const markdownConfig = {plugins: {markdown}, language: 'markdown/commonmark', languageOptions: {frontmatter: 'yaml'}} as const
 const ruleTester = new RuleTester(markdownConfig)
 
-const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-eslint-rules-'))
-afterAll(() => fs.rmSync(sandbox, {recursive: true, force: true}))
+const sandbox = writeTree([], 'planlint-eslint-rules-')
+afterAll(() => removeTree(sandbox))
 
 type RuleId = keyof typeof rules
 type ValidCase = RuleTester.ValidTestCase
@@ -39,7 +38,7 @@ async function casesOf(ruleId: RuleId): Promise<{valid: ValidCase[]; invalid: In
   const invalid: InvalidCase[] = []
   for (const [index, example] of docExamples(ruleId).entries()) {
     const root = path.join(sandbox, ruleId, String(index))
-    const filePaths = writeExample(root, example)
+    const filePaths = writeFiles(root, example.files)
     for (const [fileIndex, filePath] of filePaths.entries()) {
       const code = example.files[fileIndex].text
       const vfile = await lintExampleFile(ruleId, example, root, filePath, code)

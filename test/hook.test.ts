@@ -1,7 +1,7 @@
-import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {brokenPlan, cleanPlan, cliBin, removeTree, writeTree} from './support/tree.js'
+import {cliBin, run} from './support/cli.js'
+import {brokenPlan, cleanPlan, removeTree, writeTree} from './support/tree.js'
 
 /** A plan with warnings only: it carries a completion marker, which leaked from an agent's return. */
 const warningPlan = `${cleanPlan.replace('plan: 02', 'plan: 03')}
@@ -22,8 +22,8 @@ afterAll(() => removeTree(root))
 
 /** Feeds a payload to `planlint hook` the way an agent does: a process with the JSON on stdin. */
 function hook(stdin: string, cwd = root) {
-  const run = spawnSync(process.execPath, [cliBin, 'hook'], {input: stdin, cwd, encoding: 'utf8'})
-  return {status: run.status, stdout: run.stdout, stderr: run.stderr}
+  const {code, stdout, stderr} = run(process.execPath, [cliBin, 'hook'], cwd, stdin)
+  return {status: code, stdout, stderr}
 }
 
 /** A recorded payload from test/fixtures/hook, placed in the fixture tree. */

@@ -16,7 +16,8 @@ import {
   type Diagnostic,
   type ProtocolConnection
 } from 'vscode-languageserver-protocol/node'
-import {brokenPlan, languageServerBin, planWith, removeTree, writeTree} from './support/tree.js'
+import {languageServerBin} from './support/cli.js'
+import {brokenPlan, planWith, removeTree, writeTree} from './support/tree.js'
 
 const phase = '.planning/phases/01-storage'
 

@@ -1,12 +1,11 @@
 import {execFileSync, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {parse} from 'yaml'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {brokenPlan, cliBin, planWith, removeTree, writeTree} from './support/tree.js'
+import {cliBin, repository} from './support/cli.js'
+import {brokenPlan, planWith, removeTree, writeTree} from './support/tree.js'
 
-const repository = fileURLToPath(new URL('..', import.meta.url))
 const phase = '.planning/phases/01-storage'
 
 interface HookDefinition {

@@ -1,16 +1,12 @@
 import {spawnSync} from 'node:child_process'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {rules, type RuleId} from '../rules/index.js'
 import {lintFiles} from '../src/lint.js'
 import {presets, type PresetName} from '../src/presets/index.js'
 import suppressionCheck from '../src/suppression-check.js'
+import {planlint, repository} from './support/cli.js'
 import {planWith, removeTree, writeTree} from './support/tree.js'
-
-const repository = fileURLToPath(new URL('..', import.meta.url))
-// `npm test` builds dist/ (`tsc -p .`) before vitest runs.
-const bin = path.join(repository, 'dist/src/cli/bin.js')
 
 /** What each preset's file (src/presets/<name>.ts) says: the rules it turns off, and how it sets the ones it changes. */
 const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unknown>>}> = {
@@ -94,9 +90,9 @@ describe('planlint --preset', () => {
   afterAll(() => removeTree(root))
 
   const rulesReported = (tree: string, ...options: string[]) => {
-    const result = spawnSync(process.execPath, [bin, ...options, '--format', 'json', '.planning'], {cwd: path.join(root, tree), encoding: 'utf8'})
+    const result = planlint(path.join(root, tree), ...options, '--format', 'json', '.planning')
     const [file] = JSON.parse(result.stdout) as Array<{messages: Array<{ruleId: string; severity: number}>}>
-    return {code: result.status, found: [...new Set(file.messages.map((message) => `${message.ruleId} ${message.severity}`))].sort()}
+    return {code: result.code, found: [...new Set(file.messages.map((message) => `${message.ruleId} ${message.severity}`))].sort()}
   }
 
   it('selects the gsd preset: it reads `human_verify_mode`, which the default preset leaves off', () => {

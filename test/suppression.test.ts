@@ -2,7 +2,7 @@ import path from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {lintFiles} from '../src/lint.js'
 import {buildDocument} from '../src/model/document.js'
-import {docExamplesOf} from './support/doc-examples.js'
+import {docExamplesOf, messagePosition} from './support/doc-examples.js'
 import {removeTree, writeTree, type TreeFile} from './support/tree.js'
 
 const temporary: string[] = []
@@ -16,11 +16,7 @@ async function lint(files: TreeFile[]): Promise<string[]> {
   temporary.push(root)
   const linted = await lintFiles({paths: files.map((file) => file.path), cwd: root, preset: 'recommended'})
   return linted.flatMap((file) =>
-    file.messages.map((message) => {
-      const place = message.place && 'start' in message.place ? message.place : undefined
-      const at = place ? `${place.start.line}:${place.start.column}-${place.end.line}:${place.end.column}` : `${message.line}:${message.column}`
-      return `${path.basename(file.path)}:${at}: ${message.reason} [${message.ruleId}]`
-    })
+    file.messages.map((message) => `${path.basename(file.path)}:${messagePosition(message)}: ${message.reason} [${message.ruleId}]`)
   )
 }
 

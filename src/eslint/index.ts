@@ -1,12 +1,12 @@
 import markdown, {type MarkdownRuleDefinition} from '@eslint/markdown'
 import type {ESLint, Linter} from 'eslint'
 import type {Root} from 'mdast'
-import type {Preset} from 'unified'
-import {rules} from '../../rules/index.js'
+import {rules, type RuleId} from '../../rules/index.js'
 import {describeEdit, messageRange} from '../edits.js'
 import {buildDocument, type PlanDocument} from '../model/document.js'
+import type {PlanlintPreset, RuleSetting} from '../presets/define.js'
 import {presets} from '../presets/index.js'
-import {ruleSetting, type RemarkLintRule} from '../remark.js'
+import {ruleSetting} from '../remark.js'
 import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition} from '../rule.js'
 import {version} from '../version.js'
 
@@ -37,12 +37,11 @@ function documentFor(text: string, tree: Root, filePath: string): PlanDocument {
 type JsonSchema = Record<string, unknown>
 
 /** A JSON schema for a rule's options, read off its `defaultOptions` (every option has a default). */
-export function optionsSchema(defaults: Record<string, unknown>): JsonSchema {
+function optionsSchema(defaults: Record<string, unknown>): JsonSchema {
   const schemaOf = (value: unknown): JsonSchema => {
     if (Array.isArray(value)) return {type: 'array'}
     if (value === null) return {}
-    if (typeof value === 'object') return {type: 'object'}
-    return {type: typeof value === 'number' ? 'number' : typeof value}
+    return {type: typeof value}
   }
   const properties = Object.fromEntries(Object.entries(defaults).map(([key, value]) => [key, schemaOf(value)]))
   return {type: 'object', properties, additionalProperties: false}
@@ -92,20 +91,18 @@ export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
 const severities = ['off', 'warn', 'error'] as const
 
 /** The `rules` of an ESLint config that turns on what a planlint preset turns on, as it configures them. */
-export function eslintRulesOf(preset: Preset): Linter.RulesRecord {
+function eslintRulesOf(preset: PlanlintPreset): Linter.RulesRecord {
   const entries: Linter.RulesRecord = {}
-  for (const entry of preset.plugins ?? []) {
-    const [plugin, config] = Array.isArray(entry) ? entry : [entry, undefined]
-    const definition = (plugin as Partial<RemarkLintRule>).rule
-    if (!definition) continue
-    const {level, options} = ruleSetting(definition, config)
-    entries[`planlint/${definition.id}`] = options === undefined ? severities[level] : [severities[level], options]
+  for (const [id, setting] of Object.entries(preset.planlintRules) as Array<[RuleId, RuleSetting]>) {
+    if (setting === 'off') continue
+    const {level, options} = ruleSetting(rules[id].rule, setting)
+    entries[`planlint/${id}`] = options === undefined ? severities[level] : [severities[level], options]
   }
   return entries
 }
 
 /** Where plan documents live; the configs apply to these files only. */
-export const planningFiles = ['**/.planning/**/*.md']
+const planningFiles = ['**/.planning/**/*.md']
 
 const plugin = {
   meta: {name: 'planlint', version, namespace: 'planlint'},
@@ -114,7 +111,7 @@ const plugin = {
 }
 
 // A config per planlint preset, ready to spread into `eslint.config.js`.
-for (const [name, preset] of Object.entries(presets) as Array<[keyof typeof presets, Preset]>) {
+for (const [name, preset] of Object.entries(presets) as Array<[keyof typeof presets, PlanlintPreset]>) {
   plugin.configs[name] = [
     {
       name: `planlint/${name}`,

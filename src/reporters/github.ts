@@ -1,5 +1,4 @@
-import path from 'node:path'
-import type {LintResult} from './result.js'
+import {portableRelativePath, severityName, type LintResult} from './result.js'
 
 /** Workflow-command data escaping (as `@actions/core` does). */
 const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
@@ -16,7 +15,7 @@ export function formatGithub(results: LintResult[], options: {cwd?: string} = {}
   const cwd = options.cwd ?? process.cwd()
   const lines: string[] = []
   for (const result of results) {
-    const file = path.relative(cwd, result.filePath).split(path.sep).join('/')
+    const file = portableRelativePath(result.filePath, cwd)
     for (const message of result.messages) {
       const properties: Array<[string, string | number | undefined]> = [
         ['file', file],
@@ -30,7 +29,7 @@ export function formatGithub(results: LintResult[], options: {cwd?: string} = {}
         .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
         .map(([name, value]) => `${name}=${escapeProperty(String(value))}`)
         .join(',')
-      lines.push(`::${message.severity === 2 ? 'error' : 'warning'} ${list}::${escapeData(message.message)}`)
+      lines.push(`::${severityName(message)} ${list}::${escapeData(message.message)}`)
     }
   }
   return lines.length > 0 ? lines.join('\n') + '\n' : ''

@@ -2,6 +2,7 @@ import path from 'node:path'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 import {planlintDataOf} from '../lint.js'
+import type {Severity} from '../rule.js'
 
 /** One message in ESLint's result shape, which every planlint reporter reads. */
 export interface LintMessage {
@@ -26,6 +27,15 @@ export interface LintResult {
   fixableWarningCount: number
 }
 
+/** A message's severity as a word (ESLint's numbers are 1 and 2). */
+export const severityName = (message: LintMessage): Severity => (message.severity === 2 ? 'error' : 'warning')
+
+/** How the reporters describe an edit (a suggestion in JSON, a fix in SARIF). */
+export const editDescription = (edit: {text: string}) => `Replace with \`${edit.text}\``
+
+/** A file's path relative to `cwd`, with `/` on every platform (GitHub annotations, SARIF URIs). */
+export const portableRelativePath = (filePath: string, cwd: string) => path.relative(cwd, filePath).split(path.sep).join('/')
+
 function toLintMessage(message: VFileMessage): LintMessage {
   const data = planlintDataOf(message)
   const place = message.place
@@ -40,7 +50,7 @@ function toLintMessage(message: VFileMessage): LintMessage {
     ...(end ? {endLine: end.line, endColumn: end.column} : {}),
     ...(data.fix ? {fix: {range: data.fix.range, text: data.fix.text}} : {}),
     ...(data.suggestions?.length
-      ? {suggestions: data.suggestions.map((edit) => ({desc: `Replace with \`${edit.text}\``, fix: {range: edit.range, text: edit.text}}))}
+      ? {suggestions: data.suggestions.map((edit) => ({desc: editDescription(edit), fix: {range: edit.range, text: edit.text}}))}
       : {})
   }
 }

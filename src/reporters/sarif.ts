@@ -5,7 +5,7 @@ import {rules} from '../../rules/index.js'
 import {docsUrl} from '../rule.js'
 import {suppressionDocsUrl} from '../suppression-check.js'
 import {version} from '../version.js'
-import type {LintResult} from './result.js'
+import {editDescription, portableRelativePath, severityName, type LintResult} from './result.js'
 
 const sourceRoot = '%SRCROOT%'
 
@@ -43,11 +43,11 @@ export function formatSarif(results: LintResult[], options: {cwd?: string} = {})
   }
   const sarifResults: Result[] = []
   for (const result of results) {
-    const artifactLocation = {uri: encodeURI(path.relative(cwd, result.filePath).split(path.sep).join('/')), uriBaseId: sourceRoot}
+    const artifactLocation = {uri: encodeURI(portableRelativePath(result.filePath, cwd)), uriBaseId: sourceRoot}
     for (const message of result.messages) {
       sarifResults.push({
         ...(message.ruleId ? {ruleId: message.ruleId, ruleIndex: indexOf(message.ruleId)} : {}),
-        level: message.severity === 2 ? 'error' : 'warning',
+        level: severityName(message),
         message: {text: message.message},
         locations: [
           {
@@ -65,7 +65,7 @@ export function formatSarif(results: LintResult[], options: {cwd?: string} = {})
           ? {
               fixes: [
                 {
-                  description: {text: `Replace with \`${message.fix.text}\``},
+                  description: {text: editDescription(message.fix)},
                   artifactChanges: [
                     {
                       artifactLocation,

@@ -1,17 +1,16 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import type {Code, Heading} from 'mdast'
 import {remark} from 'remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import {toString} from 'mdast-util-to-string'
 import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
 import {rules} from '../../rules/index.js'
 import {applyEdits} from '../../src/edits.js'
 import {maxFixPasses} from '../../src/fix.js'
-import {clearPlanningConfigCache} from '../../src/config.js'
-import {clearPlanGraphCache} from '../../src/graph/graph.js'
 import {planlintDataOf} from '../../src/lint.js'
+import {removeTree, writeTree} from './tree.js'
 
 /**
  * The examples of a rule's doc page, remark-lint style: under `## Examples`,
@@ -73,16 +72,6 @@ export function docExamplesOf(page: URL): DocExample[] {
   return examples
 }
 
-/** Writes an example's files into `root` (a fresh planning tree per example, so cross-file rules see only its files). */
-export function writeExample(root: string, example: DocExample): string[] {
-  return example.files.map((file) => {
-    const filePath = path.join(root, file.path)
-    fs.mkdirSync(path.dirname(filePath), {recursive: true})
-    fs.writeFileSync(filePath, file.text)
-    return filePath
-  })
-}
-
 /** Lints one file of a written example with the one rule, through real remark. */
 export async function lintExampleFile(ruleId: keyof typeof rules, example: DocExample, root: string, filePath: string, text: string): Promise<VFile> {
   const vfile = new VFile({path: filePath, value: text, cwd: root})
@@ -93,28 +82,43 @@ export async function lintExampleFile(ruleId: keyof typeof rules, example: DocEx
   return vfile
 }
 
+/** Where a message is, as the examples write it: `line:column-endLine:endColumn`, or `line:column` without an end. */
+export function messagePosition(message: VFileMessage): string {
+  const place = message.place && 'start' in message.place ? message.place : undefined
+  return place ? `${place.start.line}:${place.start.column}-${place.end.line}:${place.end.column}` : `${message.line}:${message.column}`
+}
+
+/**
+ * Writes an example's files to a fresh planning tree (so cross-file rules see
+ * only its files), calls `use` on each Markdown file with a `lint` that lints
+ * a text at that file's path with the one rule, and removes the tree.
+ */
+async function forEachExampleFile(
+  ruleId: keyof typeof rules,
+  example: DocExample,
+  use: (file: DocExample['files'][number], lint: (text: string) => Promise<VFile>) => Promise<void>
+): Promise<void> {
+  const root = writeTree(example.files, 'planlint-doc-')
+  try {
+    for (const file of example.files) {
+      if (file.lint) await use(file, (text) => lintExampleFile(ruleId, example, root, path.join(root, file.path), text))
+    }
+  } finally {
+    removeTree(root)
+  }
+}
+
 /** Lints an example's files with the one rule; returns message lines. */
 export async function runExample(ruleId: keyof typeof rules, example: DocExample): Promise<string[]> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-doc-'))
-  try {
-    clearPlanGraphCache()
-    clearPlanningConfigCache()
-    const lines: string[] = []
-    for (const [index, filePath] of writeExample(root, example).entries()) {
-      if (!example.files[index].lint) continue
-      const vfile = await lintExampleFile(ruleId, example, root, filePath, example.files[index].text)
-      for (const message of vfile.messages) {
-        const place = message.place && 'start' in message.place ? message.place : undefined
-        const at = place ? `${place.start.line}:${place.start.column}-${place.end.line}:${place.end.column}` : `${message.line}:${message.column}`
-        const severity = message.fatal ? 'error' : 'warning'
-        const marked = severity === rules[ruleId].rule.severity ? '' : ` [${severity}]`
-        lines.push(`${path.basename(filePath)}:${at}: ${message.reason}${marked}`)
-      }
+  const lines: string[] = []
+  await forEachExampleFile(ruleId, example, async (file, lint) => {
+    for (const message of (await lint(file.text)).messages) {
+      const severity = message.fatal ? 'error' : 'warning'
+      const marked = severity === rules[ruleId].rule.severity ? '' : ` [${severity}]`
+      lines.push(`${path.basename(file.path)}:${messagePosition(message)}: ${message.reason}${marked}`)
     }
-    return lines
-  } finally {
-    fs.rmSync(root, {recursive: true, force: true})
-  }
+  })
+  return lines
 }
 
 /**
@@ -123,25 +127,16 @@ export async function runExample(ruleId: keyof typeof rules, example: DocExample
  * Returns each file's final text, by its path in the example.
  */
 export async function fixExample(ruleId: keyof typeof rules, example: DocExample): Promise<Map<string, string>> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-doc-fix-'))
-  try {
-    clearPlanGraphCache()
-    clearPlanningConfigCache()
-    const result = new Map<string, string>()
-    for (const [index, filePath] of writeExample(root, example).entries()) {
-      if (!example.files[index].lint) continue
-      let text = example.files[index].text
-      for (let pass = 0; pass < maxFixPasses; pass++) {
-        const vfile = await lintExampleFile(ruleId, example, root, filePath, text)
-        const fixes = vfile.messages.flatMap((message) => planlintDataOf(message).fix ?? [])
-        const next = applyEdits(text, fixes).text
-        if (next === text) break
-        text = next
-      }
-      result.set(example.files[index].path, text)
+  const result = new Map<string, string>()
+  await forEachExampleFile(ruleId, example, async (file, lint) => {
+    let text = file.text
+    for (let pass = 0; pass < maxFixPasses; pass++) {
+      const fixes = (await lint(text)).messages.flatMap((message) => planlintDataOf(message).fix ?? [])
+      const next = applyEdits(text, fixes).text
+      if (next === text) break
+      text = next
     }
-    return result
-  } finally {
-    fs.rmSync(root, {recursive: true, force: true})
-  }
+    result.set(file.path, text)
+  })
+  return result
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
+import {clearPlanningConfigCache} from '../../src/config.js'
 import {clearPlanGraphCache} from '../../src/graph/graph.js'
 
 export interface TreeFile {
@@ -9,19 +9,38 @@ export interface TreeFile {
   text: string
 }
 
-/** Writes files to a fresh temporary folder (forgetting plan graphs read before); returns the folder. */
+/** Writes files under `root`; returns their full paths. */
+export function writeFiles(root: string, files: TreeFile[]): string[] {
+  return files.map((file) => {
+    const filePath = path.join(root, file.path)
+    fs.mkdirSync(path.dirname(filePath), {recursive: true})
+    fs.writeFileSync(filePath, file.text)
+    return filePath
+  })
+}
+
+/** Writes files to a fresh temporary folder (forgetting plan graphs and planning configs read before); returns the folder. */
 export function writeTree(files: TreeFile[], prefix = 'planlint-test-'): string {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
-  for (const file of files) {
-    fs.mkdirSync(path.dirname(path.join(root, file.path)), {recursive: true})
-    fs.writeFileSync(path.join(root, file.path), file.text)
-  }
+  writeFiles(root, files)
   clearPlanGraphCache()
+  clearPlanningConfigCache()
   return root
 }
 
 export function removeTree(root: string): void {
   fs.rmSync(root, {recursive: true, force: true})
+}
+
+/** Every file of a tree, by path relative to `root`. */
+export function readTree(root: string): Map<string, string> {
+  const files = new Map<string, string>()
+  for (const entry of fs.readdirSync(root, {recursive: true, withFileTypes: true})) {
+    if (!entry.isFile()) continue
+    const filePath = path.join(entry.parentPath, entry.name)
+    files.set(path.relative(root, filePath), fs.readFileSync(filePath, 'utf8'))
+  }
+  return files
 }
 
 export interface PlanOptions {
@@ -84,7 +103,3 @@ export const brokenPlan = planWith('01', [], {
 
 /** A plan no rule objects to. */
 export const cleanPlan = planWith('02', ['01-01'])
-
-/** The built CLI and language server (tests run after \`tsc\`, as \`npm test\` does). */
-export const cliBin = fileURLToPath(new URL('../../dist/src/cli/bin.js', import.meta.url))
-export const languageServerBin = fileURLToPath(new URL('../../dist/src/lsp/bin.js', import.meta.url))

@@ -1,0 +1,34 @@
+import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+/** This repository: the `planlint` package that sandboxes install. */
+export const repository = fileURLToPath(new URL('../..', import.meta.url))
+
+/** The built CLI and language server (tests run after `tsc`, as `npm test` does). */
+export const cliBin = path.join(repository, 'dist/src/cli/bin.js')
+export const languageServerBin = path.join(repository, 'dist/src/lsp/bin.js')
+export const remarkBin = path.join(repository, 'node_modules/.bin/remark')
+export const eslintBin = path.join(repository, 'node_modules/.bin/eslint')
+
+export interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs a command to its end, CI-like: no colours, no TTY; `input` is its stdin. */
+export function run(command: string, args: string[], cwd: string, input?: string): Run {
+  const result = spawnSync(command, args, {cwd, input, encoding: 'utf8', env: {...process.env, NO_COLOR: '1', FORCE_COLOR: '0'}})
+  return {code: result.status, stdout: result.stdout, stderr: result.stderr}
+}
+
+/** Runs the built planlint CLI in `cwd`. */
+export const planlint = (cwd: string, ...args: string[]): Run => run(process.execPath, [cliBin, ...args], cwd)
+
+/** Makes `root` a project that installed planlint: `planlint`, `planlint/eslint` and the like resolve to this repository. */
+export function installPlanlint(root: string): void {
+  fs.mkdirSync(path.join(root, 'node_modules'), {recursive: true})
+  fs.symlinkSync(repository, path.join(root, 'node_modules/planlint'), 'dir')
+}
