@@ -3,7 +3,7 @@ import type {Root} from 'mdast'
 import type {Plugin} from 'unified'
 import {lintRule} from 'unified-lint-rule'
 import type {VFile} from 'vfile'
-import {buildDocument, type PlanDocument} from './model/document.js'
+import {documentOfTree, type PlanDocument} from './model/document.js'
 import {messageRange} from './edits.js'
 import {docsUrl, runRule, type Finding, type RuleDefinition} from './rule.js'
 
@@ -28,18 +28,9 @@ export function ruleSetting(rule: RuleDefinition<any>, config: unknown): {level:
   return {level: severityLevels[String(severity)], options}
 }
 
-/** Document models by syntax tree: built by the first rule that runs on a file, gone with the tree. */
-const documents = new WeakMap<Root, PlanDocument>()
-
 /** The shared document model of a file, built by the first rule that runs on it. */
 export function documentOf(tree: Root, file: VFile): PlanDocument {
-  let document = documents.get(tree)
-  if (!document || document.text !== String(file.value)) {
-    const filePath = file.path ? path.resolve(file.cwd, file.path) : undefined
-    document = buildDocument(String(file.value), filePath, tree)
-    documents.set(tree, document)
-  }
-  return document
+  return documentOfTree(tree, String(file.value), file.path ? path.resolve(file.cwd, file.path) : undefined)
 }
 
 function toMessage(file: VFile, document: PlanDocument, finding: Finding) {

@@ -1,9 +1,8 @@
 import markdown, {type MarkdownRuleDefinition} from '@eslint/markdown'
 import type {ESLint, Linter} from 'eslint'
-import type {Root} from 'mdast'
 import {rules, type RuleId} from '../../rules/index.js'
 import {describeEdit, messageRange} from '../edits.js'
-import {buildDocument, type PlanDocument} from '../model/document.js'
+import {documentOfTree} from '../model/document.js'
 import type {PlanlintPreset, RuleSetting} from '../presets/define.js'
 import {presets} from '../presets/index.js'
 import {ruleSetting} from '../remark.js'
@@ -18,21 +17,6 @@ import {version} from '../version.js'
 
 type Options = [Record<string, unknown>]
 export type PlanlintEslintRule = MarkdownRuleDefinition<{RuleOptions: Options}>
-
-/** One document model per parsed file, shared by every planlint rule ESLint runs on it. */
-const documents = new WeakMap<Root, PlanDocument>()
-
-function documentFor(text: string, tree: Root, filePath: string): PlanDocument {
-  let document = documents.get(tree)
-  if (!document) {
-    // Without `frontmatter: "yaml"` the language reads frontmatter as Markdown (a `---` rule, a
-    // setext heading); the model then parses the text itself, so that headings stay true.
-    const frontmatterAsYaml = tree.children[0]?.type === 'yaml' || !text.startsWith('---')
-    document = buildDocument(text, filePath, frontmatterAsYaml ? tree : undefined)
-    documents.set(tree, document)
-  }
-  return document
-}
 
 type JsonSchema = Record<string, unknown>
 
@@ -77,7 +61,9 @@ export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
         })
       return {
         root(tree) {
-          const document = documentFor(sourceCode.text, tree, context.physicalFilename)
+          // Without `frontmatter: "yaml"` the language reads frontmatter as Markdown (a `---` rule, a setext heading).
+          const frontmatterAsYaml = tree.children[0]?.type === 'yaml' || !sourceCode.text.startsWith('---')
+          const document = documentOfTree(tree, sourceCode.text, context.physicalFilename, frontmatterAsYaml)
           runRule(rule, document, context.options[0], report, (message) =>
             context.report({loc: {line: 1, column: 0}, message})
           )

@@ -131,3 +131,20 @@ function documentKind(document: PlanDocument): DocumentKind {
 export function sliceOf(document: PlanDocument, range: Range): string {
   return document.text.slice(range[0], range[1])
 }
+
+/** Document models by syntax tree: built by the first rule that runs on a file, shared by the others, gone with the tree. */
+const documentsByTree = new WeakMap<Root, PlanDocument>()
+
+/**
+ * The shared document model of a parsed file (remark's or ESLint's tree).
+ * `headingsFromTree` is false when the front end read the frontmatter as
+ * Markdown: the model then parses the text itself, so that headings stay true.
+ */
+export function documentOfTree(tree: Root, text: string, filePath: string | undefined, headingsFromTree = true): PlanDocument {
+  let document = documentsByTree.get(tree)
+  if (!document || document.text !== text) {
+    document = buildDocument(text, filePath, headingsFromTree ? tree : undefined)
+    documentsByTree.set(tree, document)
+  }
+  return document
+}
