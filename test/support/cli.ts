@@ -2,6 +2,9 @@ import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {main} from '../../src/cli/main.js'
+import {clearPlanningConfigCache} from '../../src/config.js'
+import {clearPlanGraphCache} from '../../src/graph/graph.js'
 
 /** This repository: the `planlint` package that sandboxes install. */
 export const repository = fileURLToPath(new URL('../..', import.meta.url))
@@ -31,4 +34,18 @@ export const planlint = (cwd: string, ...args: string[]): Run => run(process.exe
 export function installPlanlint(root: string): void {
   fs.mkdirSync(path.join(root, 'node_modules'), {recursive: true})
   fs.symlinkSync(repository, path.join(root, 'node_modules/planlint'), 'dir')
+}
+
+/**
+ * Runs the CLI's `main` in this process, as a fresh process would (plan graphs
+ * and planning configs read before are forgotten): for the cases where a
+ * subprocess adds nothing but start-up time. A few end-to-end tests keep `planlint`.
+ */
+export async function planlintInProcess(cwd: string, ...args: string[]): Promise<Run> {
+  clearPlanGraphCache()
+  clearPlanningConfigCache()
+  let stdout = ''
+  let stderr = ''
+  const code = await main(args, {cwd, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), isTTY: false})
+  return {code, stdout, stderr}
 }
