@@ -17,6 +17,8 @@ export interface LintOptions {
   preset?: PresetName
   /** A remark configuration file to use instead of detecting one. */
   config?: string
+  /** Skip named files that a `.remarkignore` ignores without a message (they were named only because staged or written). */
+  silentlyIgnore?: boolean
 }
 
 /** planlint's fields on a remark message (see `src/remark.ts`). */
@@ -66,6 +68,7 @@ export async function lintFiles(options: LintOptions): Promise<VFile[]> {
         detectConfig: options.config !== undefined || preset === undefined,
         defaultConfig: preset ? undefined : presets.recommended,
         plugins: preset ? [preset] : [],
+        silentlyIgnore: options.silentlyIgnore,
         out: false,
         output: false,
         silent: true,
