@@ -20,6 +20,8 @@ export interface LintOptions {
   config?: string
   /** The session to lint in (the fix loop's passes share one); a new one when absent. */
   session?: LintSession
+  /** Skip named files that a `.remarkignore` ignores without a message (they were named only because staged or written). */
+  silentlyIgnore?: boolean
 }
 
 /** planlint's fields on a remark message (see `src/remark.ts`). */
@@ -70,6 +72,7 @@ export async function lintFiles(options: LintOptions): Promise<VFile[]> {
         detectConfig: options.config !== undefined || preset === undefined,
         defaultConfig: preset ? undefined : presets.recommended,
         plugins: preset ? [preset] : [],
+        silentlyIgnore: options.silentlyIgnore,
         out: false,
         output: false,
         silent: true,
