@@ -264,7 +264,7 @@ if (values['human-actions']) {
       lines.push('', fence(excerpt(message.file, message.line, message.endLine ?? message.line)))
     }
   }
-  fs.writeFileSync(out.replace(/\.md$/, '') + '.json', JSON.stringify(messages.map(({file, ...rest}) => rest), null, 1))
+  fs.writeFileSync(out.replace(/\.md$/, '') + '.json', JSON.stringify(messages.map((message) => ({...message, file: path.relative(base, message.file)})), null, 1))
 }
 
 fs.writeFileSync(out, lines.join('\n') + '\n')
