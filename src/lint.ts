@@ -17,6 +17,8 @@ export interface LintOptions {
   preset?: PresetName
   /** A remark configuration file to use instead of detecting one. */
   config?: string
+  /** Report on plans that have run or are superseded too (`--include-executed`; see `RunSettings`). */
+  includeExecuted?: boolean
 }
 
 /** planlint's fields on a remark message (see `src/remark.ts`). */
@@ -66,6 +68,8 @@ export async function lintFiles(options: LintOptions): Promise<VFile[]> {
         detectConfig: options.config !== undefined || preset === undefined,
         defaultConfig: preset ? undefined : presets.recommended,
         plugins: preset ? [preset] : [],
+        // Shared settings, merged over those of the configuration files (where `settings.planlint` says the same).
+        ...(options.includeExecuted ? {settings: {planlint: {includeExecuted: true}}} : {}),
         out: false,
         output: false,
         silent: true,
