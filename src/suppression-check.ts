@@ -5,8 +5,9 @@ import type {VFile} from 'vfile'
 import {rules} from '../rules/index.js'
 import {closestFirst, isNearMiss} from './distance.js'
 import type {Directive} from './model/directives.js'
-import {documentOf, runSettingsOf} from './remark.js'
+import {documentOf, runSettingsOf, sessionOf} from './remark.js'
 import {docsBaseUrl, isReported, type RunSettings} from './rule.js'
+import type {LintSession} from './session.js'
 import {suppressedBy} from './suppression.js'
 
 export const suppressionDocsUrl = new URL('../suppression.md', docsBaseUrl).href
@@ -24,9 +25,9 @@ const label = (directive: Directive) => (directive.syntax === 'planlint' ? `plan
  * planlint rule ids are checked. Plans the rules do not report on (they have
  * run) are not checked either: no comment in them can suppress anything.
  */
-const check = (settings: RunSettings | undefined) => lintRule({origin: 'planlint:suppression', url: suppressionDocsUrl}, (tree: Root, file: VFile) => {
+const check = (session: LintSession, settings: RunSettings | undefined) => lintRule({origin: 'planlint:suppression', url: suppressionDocsUrl}, (tree: Root, file: VFile) => {
   const document = documentOf(tree, file)
-  if (document.kind === 'other' || !isReported(document, settings)) return
+  if (document.kind === 'other' || !isReported(document, session, settings)) return
   const point = (offset: number) => document.lines.point(offset)
   for (const directive of document.directives) {
     const used = suppressedBy(document, directive)
@@ -56,7 +57,7 @@ const check = (settings: RunSettings | undefined) => lintRule({origin: 'planlint
 })
 
 const suppressionCheck = function (this: Processor, config?: unknown) {
-  return (check(runSettingsOf(this)) as unknown as (config?: unknown) => unknown)(config)
+  return (check(sessionOf(this), runSettingsOf(this)) as unknown as (config?: unknown) => unknown)(config)
 } as Plugin<[unknown?], Root>
 Object.defineProperty(suppressionCheck, 'name', {value: 'planlint:suppression'})
 

@@ -7,6 +7,7 @@ import type {PlanlintPreset, RuleSetting} from '../presets/define.js'
 import {presets} from '../presets/index.js'
 import {ruleSetting} from '../remark.js'
 import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition, type RunSettings} from '../rule.js'
+import {processSession} from '../session.js'
 import {version} from '../version.js'
 
 /**
@@ -68,6 +69,7 @@ export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
             rule,
             document,
             context.options[0],
+            processSession(),
             report,
             (message) => context.report({loc: {line: 1, column: 0}, message}),
             // ESLint's shared settings, as in a remark configuration: `settings: {planlint: {includeExecuted: true}}`.
