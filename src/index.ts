@@ -7,4 +7,8 @@ export {buildDocument, parseMarkdown, type PlanDocument, type DocumentKind} from
 export {planGraphFor, PlanGraph, type PlanNode} from './graph/graph.js'
 export type {Edit, Finding, RuleDefinition, Severity} from './rule.js'
 export {presets}
+const recommended = presets.recommended
 export default presets.recommended
+// What `require('planlint')` returns from a CommonJS config (`.remarkrc.cjs`): Node's require() of
+// an ES module gives this export, when there is one, instead of the module namespace.
+export {recommended as 'module.exports'}
