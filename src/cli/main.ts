@@ -56,6 +56,7 @@ Options:
   --fix                 apply the fixes, then report what remains
   --fix-dry-run         print the fixes as a unified diff; write nothing
   --rule <id>           with --fix: apply only this rule's fixes (repeatable)
+  --include-executed    also report on plans that have run (have a SUMMARY) or are superseded
   -h, --help            show this help
   -v, --version         show the version
 
@@ -95,6 +96,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         fix: {type: 'boolean', default: false},
         'fix-dry-run': {type: 'boolean', default: false},
         rule: {type: 'string', multiple: true},
+        'include-executed': {type: 'boolean', default: false},
         help: {type: 'boolean', short: 'h'},
         version: {type: 'boolean', short: 'v'}
       }
@@ -153,7 +155,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0
     }
     const paths = positionals.length > 0 ? positionals : ['.planning']
-    const lintOptions = {paths, cwd: io.cwd, preset, config: values.config, silentlyIgnore: values['no-warn-ignored'], onFileLinted: progress.tick}
+    const lintOptions = {
+      paths,
+      cwd: io.cwd,
+      preset,
+      config: values.config,
+      includeExecuted: values['include-executed'],
+      silentlyIgnore: values['no-warn-ignored'],
+      onFileLinted: progress.tick
+    }
     let fixRun: FixRun | undefined
     let writeFailures = 0
     if (fixing) {
