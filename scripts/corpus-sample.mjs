@@ -21,6 +21,7 @@
 //   --rules a,b        lint with only these rules (faster), in the preset's severities and default options
 //   --context N        lines of plan text shown either side of a message (default 6)
 //   --repeats N        report a message text repeated at least N times in a repository (default 3)
+//   --include-executed also report on plans that have run (have a SUMMARY) or are superseded, as the CLI's flag
 //   --plans-only       lint only plan files (*-PLAN.md, PLAN.md, ...): faster, and enough for rules that read plans only
 //   --human-actions    list the human-action checkpoints (path:line, text, flagged or not); lints only the files that have one
 //   --blind            with --human-actions: leave out whether the rule flagged each task
@@ -48,6 +49,7 @@ const {values, positionals} = parseArgs({
     repeats: {type: 'string', default: '3'},
     'human-actions': {type: 'boolean', default: false},
     'plans-only': {type: 'boolean', default: false},
+    'include-executed': {type: 'boolean', default: false},
     blind: {type: 'boolean', default: false},
     out: {type: 'string'}
   }
@@ -183,7 +185,7 @@ for (const folder of folders) {
       ? files.filter((file) => isPlanFileName(path.basename(file)))
       : undefined
   const paths = wanted ?? [planning]
-  const results = paths.length === 0 ? [] : toResults(await lintFiles(config ? {paths, config, cwd: folder} : {paths, preset: values.preset, cwd: folder}))
+  const results = paths.length === 0 ? [] : toResults(await lintFiles({paths, cwd: folder, includeExecuted: values['include-executed'], ...(config ? {config} : {preset: values.preset})}))
   const repo = path.basename(folder)
   repoStats.push({repo, files: results.length, plans: files.filter((file) => isPlanFileName(path.basename(file))).length})
   for (const result of results) {
