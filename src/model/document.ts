@@ -58,6 +58,9 @@ const fenceLine = /^[ \t]*(`{3,}|~{3,})(.*)$/
 /** Info strings of a fence that quotes a whole Markdown document, fences and all. */
 const quotingInfo = /^(?:markdown|md|mdx|gfm)\b/i
 
+/** How many times a document's fences are read again after fences that swallow markup are cut short. */
+const maxFenceCuts = 4
+
 interface OpenFence {
   start: number
   fence: string
@@ -76,13 +79,17 @@ interface OpenFence {
  * string (```` ```bash ````) opens a nested level and a bare fence closes the
  * innermost one, as their authors and the executing agent read them.
  */
-function fencedRegions(text: string, from: number): OpaqueRegion[] {
+function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): OpaqueRegion[] {
   const regions: OpaqueRegion[] = []
   const open: OpenFence[] = []
   const linePattern = /[^\n]*(?:\n|$)/g
   linePattern.lastIndex = from
   for (let match = linePattern.exec(text); match && match[0] !== ''; match = linePattern.exec(text)) {
     const line = match[0].replace(/\r?\n$/, '')
+    if (open.length > 0 && cuts.has(match.index)) {
+      regions.push({range: [open[0].start, match.index], kind: 'fenced', closed: false, cut: true})
+      open.length = 0
+    }
     const fence = fenceLine.exec(line)
     if (!fence) continue
     const [, marker, rest] = fence
@@ -107,20 +114,31 @@ function fencedRegions(text: string, from: number): OpaqueRegion[] {
 export function buildDocument(text: string, filePath?: string, tree: Root = parseMarkdown(text)): PlanDocument {
   const lines = new LineIndex(text)
   const frontmatter = parseFrontmatter(text)
-  const opaque: OpaqueRegion[] = fencedRegions(text, frontmatter?.range[1] ?? 0)
-  if (frontmatter) opaque.push({range: frontmatter.range, kind: 'frontmatter'})
+  const other: OpaqueRegion[] = frontmatter ? [{range: frontmatter.range, kind: 'frontmatter'}] : []
   const headings: Heading[] = []
   visit(tree, (node: Nodes) => {
     const start = node.position?.start.offset
     const end = node.position?.end.offset
     if (start === undefined || end === undefined) return
     if (node.type === 'code' && !/^[ ]{0,3}(`{3}|~{3})/.test(text.slice(start, start + 6))) {
-      opaque.push({range: [start, end], kind: 'indented'})
+      other.push({range: [start, end], kind: 'indented'})
     }
-    else if (node.type === 'inlineCode') opaque.push({range: [start, end], kind: 'inline'})
+    else if (node.type === 'inlineCode') other.push({range: [start, end], kind: 'inline'})
     else if (node.type === 'heading') headings.push({depth: node.depth, text: toString(node), range: [start, end]})
   })
-  const {tasks, problems, comments} = parseMarkup(text, opaque, (offset) => lines.point(offset).line)
+  // A fence that would swallow the markup around it ends where that markup begins (see fenceCut in
+  // markup.ts); the fences after it pair up anew, so they are read again, a few times at most.
+  const lineOf = (offset: number) => lines.point(offset).line
+  const cuts = new Set<number>()
+  let opaque: OpaqueRegion[]
+  let markup: ReturnType<typeof parseMarkup>
+  for (let round = 0; ; round++) {
+    opaque = [...fencedRegions(text, frontmatter?.range[1] ?? 0, cuts), ...other]
+    markup = parseMarkup(text, opaque, lineOf, round < maxFenceCuts)
+    if (markup.cuts.length === 0) break
+    for (const cut of markup.cuts) cuts.add(cut)
+  }
+  const {tasks, problems, comments} = markup
   const document: PlanDocument = {
     path: filePath,
     text,
