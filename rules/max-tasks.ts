@@ -1,4 +1,4 @@
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Most tasks one plan may have; `0` turns the check off. */
@@ -13,7 +13,7 @@ interface Options {
  * as the context fills, so an oversized plan is split, not squeezed. A
  * Plan-Build-Run plan without tasks gives its executor nothing to run.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'max-tasks',
   description: 'A plan has no more tasks than the configured maximum (and, when set, no fewer than the minimum).',
   severity: 'error',

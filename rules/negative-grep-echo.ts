@@ -1,5 +1,5 @@
 import {elementsNamed, lineOf} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 import {allowListed, comparesWithZero, countsMatches, grepCalls, invertsMatch, shellSegments, shellView} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
 
@@ -12,7 +12,7 @@ const commandSpan = /grep(?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+\s+(?:'[^']*'|"[^"]*"|[
  * comments, and the check then fails on the comment, not on a regression.
  * The rule follows GSD's own plan-structure check (#429).
  */
-export default remarkRule({
+export default defineRule({
   id: 'negative-grep-echo',
   description: 'A literal that a check negative-greps for does not appear in an `<action>`.',
   severity: 'warning',

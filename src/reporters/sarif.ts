@@ -11,7 +11,7 @@ const sourceRoot = '%SRCROOT%'
 
 /** Rule metadata for every planlint rule, then the suppression check. */
 function planlintRules(): ReportingDescriptor[] {
-  const descriptors: ReportingDescriptor[] = Object.values(rules).map(({rule}) => ({
+  const descriptors: ReportingDescriptor[] = Object.values(rules).map((rule) => ({
     id: rule.id,
     shortDescription: {text: rule.description},
     helpUri: docsUrl(rule.id),
