@@ -5,7 +5,7 @@ import {lintRule} from 'unified-lint-rule'
 import type {VFile} from 'vfile'
 import {documentOfTree, type PlanDocument} from './model/document.js'
 import {messageRange} from './edits.js'
-import {defineRule, docsUrl, runRule, type Finding, type RuleDefinition, type RuleSpec} from './rule.js'
+import {defineRule, docsUrl, runRule, type Finding, type RuleDefinition, type RuleSpec, type RunSettings} from './rule.js'
 import {processSession, type LintSession} from './session.js'
 
 /** A remark plugin for one planlint rule; `rule` is its framework-independent definition. */
@@ -27,6 +27,11 @@ export function ruleSetting(rule: RuleDefinition<any>, config: unknown): {level:
   else if (severityWords.has(config)) [severity, options] = [config, undefined]
   if (severity === undefined || severity === 'on' || severity === true) severity = rule.severity === 'error' ? 2 : 1
   return {level: severityLevels[String(severity)], options}
+}
+
+/** planlint's part of a processor's shared settings. */
+export function runSettingsOf(processor: Processor): RunSettings | undefined {
+  return processor.data('settings')?.planlint
 }
 
 /** The shared document model of a file, built by the first rule that runs on it. */
@@ -53,13 +58,17 @@ declare module 'unified' {
     /** The lint session a processor's planlint plugins share, put there by planlint's own front ends. */
     planlintSession?: LintSession
   }
+  interface Settings {
+    /** planlint's settings in a remark configuration: `settings: {planlint: {includeExecuted: true}}`. */
+    planlint?: RunSettings
+  }
 }
 
 /** Where a processor carries its lint session (`processor.data(sessionKey, session)`). */
 export const sessionKey = 'planlintSession'
 
 /** The session of a processor: the one planlint's own front ends put there, else the process's (remark-cli). */
-function sessionOf(processor: Processor): LintSession {
+export function sessionOf(processor: Processor): LintSession {
   return processor.data(sessionKey) ?? processSession()
 }
 
@@ -78,7 +87,7 @@ export function invalidOptionsMessage(rule: RuleDefinition<any>, problem: string
  */
 export function remarkRule<Options extends object>(given: RuleDefinition<Options> | RuleSpec<Options>): RemarkLintRule {
   const rule: RuleDefinition<Options> = 'optionsProblem' in given ? given : defineRule(given)
-  const lintIn = (session: LintSession) =>
+  const lintIn = (session: LintSession, settings: RunSettings | undefined) =>
     lintRule({origin: `planlint:${rule.id}`, url: docsUrl(rule.id)}, (tree: Root, file: VFile, options: unknown) => {
       const document = documentOf(tree, file)
       runRule(
@@ -88,7 +97,8 @@ export function remarkRule<Options extends object>(given: RuleDefinition<Options
         session,
         (finding) => toMessage(file, document, finding),
         // A rule that throws must not take the file (or the run) down with it.
-        (reason, error) => file.message(reason, {place: {line: 1, column: 1}, cause: error instanceof Error ? error : undefined})
+        (reason, error) => file.message(reason, {place: {line: 1, column: 1}, cause: error instanceof Error ? error : undefined}),
+        settings
       )
     }) as unknown as (config: unknown) => LintTransform | undefined
   const plugin = function (this: Processor, config?: unknown) {
@@ -102,7 +112,7 @@ export function remarkRule<Options extends object>(given: RuleDefinition<Options
         Object.assign(message, {planlint: {invalidOptions: true}})
       }
     }
-    const transform = lintIn(sessionOf(this))([level, options])
+    const transform = lintIn(sessionOf(this), runSettingsOf(this))([level, options])
     if (!transform) return
     return (tree: Root, file: VFile, next: (error?: Error) => void) => {
       const before = file.messages.length
