@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {frontmatterItems, parseFrontmatter, type Frontmatter} from '../model/frontmatter.js'
-import {isPlanFileName, isSummaryFileName} from '../model/document.js'
+import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from '../model/document.js'
 import type {Range} from '../model/text.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
 
@@ -22,6 +22,8 @@ export interface PlanNode {
   planText: string | undefined
   dependsOn: DependencyEntry[]
   wave: number | undefined
+  /** The top-level frontmatter keys the plan sets (which GSD generation wrote it: `frontmatter-schema`). */
+  keys: string[]
   /** Known only from its `*-SUMMARY.md`: the plan ran and its file was removed. */
   summaryOnly?: boolean
 }
@@ -40,7 +42,7 @@ export type Resolution =
 export function planNodeFromText(filePath: string, text: string, frontmatter = parseFrontmatter(text)): PlanNode | undefined {
   const fileName = path.basename(filePath)
   const byName = isPlanFileName(fileName)
-  if (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text))) return undefined
+  if (isNotPlanFileName(fileName) || (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text)))) return undefined
   const fromName = idsFromFileName(fileName)
   const directory = path.dirname(filePath)
   const planEntry = frontmatter?.entries.get('plan')
@@ -64,7 +66,8 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
             .filter((item) => item.value !== null && String(item.value).trim() !== '')
             .map((item) => ({text: item.text, range: item.range}))
         : [],
-    wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined
+    wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined,
+    keys: frontmatter ? [...frontmatter.entries.keys()] : []
   }
 }
 
@@ -350,6 +353,7 @@ function summaryNode(filePath: string): PlanNode {
     planText: undefined,
     dependsOn: [],
     wave: undefined,
+    keys: [],
     summaryOnly: true
   }
 }
