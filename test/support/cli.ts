@@ -27,8 +27,9 @@ export function run(command: string, args: string[], cwd: string, input?: string
 /** Runs the built planlint CLI in `cwd`. */
 export const planlint = (cwd: string, ...args: string[]): Run => run(process.execPath, [cliBin, ...args], cwd)
 
-/** Makes `root` a project that installed planlint: `planlint`, `planlint/eslint` and the like resolve to this repository. */
+/** Makes `root` a project that installed planlint: `planlint`, `planlint/eslint` and the like resolve to this repository, and `node_modules/.bin` has its commands, as npm links them. */
 export function installPlanlint(root: string): void {
-  fs.mkdirSync(path.join(root, 'node_modules'), {recursive: true})
+  fs.mkdirSync(path.join(root, 'node_modules/.bin'), {recursive: true})
   fs.symlinkSync(repository, path.join(root, 'node_modules/planlint'), 'dir')
+  fs.symlinkSync('../planlint/dist/src/cli/bin.js', path.join(root, 'node_modules/.bin/planlint'))
 }
