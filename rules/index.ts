@@ -3,6 +3,7 @@ import autonomousFlag from './autonomous-flag.js'
 import checkpointDensity from './checkpoint-density.js'
 import checkpointGate from './checkpoint-gate.js'
 import completionMarker from './completion-marker.js'
+import criteriaTraps from './criteria-traps.js'
 import decisionOptions from './decision-options.js'
 import dependencyExists from './dependency-exists.js'
 import filesModified from './files-modified.js'
@@ -23,6 +24,7 @@ import safeFilePaths from './safe-file-paths.js'
 import specificVerification from './specific-verification.js'
 import taskElements from './task-elements.js'
 import taskMarkup from './task-markup.js'
+import taskParts from './task-parts.js'
 import taskType from './task-type.js'
 import uniqueIds from './unique-ids.js'
 import uniquePlanIds from './unique-plan-ids.js'
@@ -35,6 +37,7 @@ export const rules = {
   'checkpoint-density': checkpointDensity,
   'checkpoint-gate': checkpointGate,
   'completion-marker': completionMarker,
+  'criteria-traps': criteriaTraps,
   'decision-options': decisionOptions,
   'dependency-exists': dependencyExists,
   'files-modified': filesModified,
@@ -55,6 +58,7 @@ export const rules = {
   'specific-verification': specificVerification,
   'task-elements': taskElements,
   'task-markup': taskMarkup,
+  'task-parts': taskParts,
   'task-type': taskType,
   'unique-ids': uniqueIds,
   'unique-plan-ids': uniquePlanIds,

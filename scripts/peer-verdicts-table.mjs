@@ -19,18 +19,20 @@ const unescapeCell = (text) => text.replace(/\\\|/g, '|')
 /** The key of a class row: what the peer said and what planlint said. */
 export const classKey = (row) => `${row.peer} | ${row.planlint}`
 
-/** The class rows of the section as written: peer, planlint, plans, why. */
-export function classRows(markdown) {
-  const section = markdown.split(/^## /m).find((part) => part.startsWith(sectionTitle))
+/** The cells of each row of the table in the `## title` section of a Markdown text (the header row left out). */
+export function tableRows(markdown, title) {
+  const section = markdown.split(/^## /m).find((part) => part.startsWith(title))
   if (!section) return []
   return section
     .split('\n')
     .filter((line) => line.startsWith('|') && !/^\|\s*-/.test(line))
     .slice(1)
-    .map((line) => {
-      const cells = line.slice(1, line.trimEnd().length - 1).split(/(?<!\\)\|/).map((cell) => unescapeCell(cell.trim()))
-      return {peer: cells[0], planlint: cells[1], plans: Number(cells[2]), why: cells[3] ?? ''}
-    })
+    .map((line) => line.slice(1, line.trimEnd().length - 1).split(/(?<!\\)\|/).map((cell) => unescapeCell(cell.trim())))
+}
+
+/** The class rows of the section as written: peer, planlint, plans, why. */
+export function classRows(markdown) {
+  return tableRows(markdown, sectionTitle).map((cells) => ({peer: cells[0], planlint: cells[1], plans: Number(cells[2]), why: cells[3] ?? ''}))
 }
 
 /** The section for an outcome, keeping the explanation of each class already written. */

@@ -83,7 +83,8 @@ const addTo = (key, plan) => {
   if (split.get(plan.split('/')[0]) === 'tune' && entry.examples.length < Number(values.examples)) entry.examples.push(plan)
 }
 
-for (const repo of repos) {
+for (const [index, repo] of repos.entries()) {
+  process.stderr.write(`${index + 1}/${repos.length} ${repo}\n`)
   const files = await lintFiles({paths: [path.join(corpus, repo, '.planning')], preset: 'gsd', cwd: corpus})
   for (const file of files) {
     const absolute = path.resolve(corpus, file.path)

@@ -13,7 +13,7 @@ const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unkn
   recommended: {off: ['human-verify-mode', 'read-first-paths']},
   gsd: {off: ['read-first-paths'], set: {'frontmatter-schema': ['on', {types: ['execute', 'tdd']}]}},
   pbr: {
-    off: ['human-verify-mode', 'one-way-decision', 'negative-grep-echo', 'negative-gate-conflict'],
+    off: ['human-verify-mode', 'one-way-decision', 'negative-grep-echo', 'criteria-traps', 'task-parts', 'negative-gate-conflict'],
     set: {
       'read-first-paths': 'warn',
       'max-tasks': ['on', {max: 3, warnAbove: 0, min: 1, maxFiles: 8, warnFilesAbove: 0}],

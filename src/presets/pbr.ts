@@ -19,7 +19,7 @@ const pbrCheckpoints = {
  * `implements` in the frontmatter, its `type` values, `read_first` and
  * `acceptance_criteria` in every task, one to three tasks, `PLAN-NN.md` names.
  * GSD-only checks (the human-verify mode, one-way decisions, negative-grep
- * gates) are off.
+ * gates, the acceptance-criteria traps, GSD's optional task parts) are off.
  */
 export default definePreset({
   'frontmatter-schema': ['on', {required: [...(defaultsOf('frontmatter-schema').required as string[]), 'implements'], types: pbrTypes}],
@@ -33,5 +33,7 @@ export default definePreset({
   'human-verify-mode': 'off',
   'one-way-decision': 'off',
   'negative-grep-echo': 'off',
+  'criteria-traps': 'off',
+  'task-parts': 'off',
   'negative-gate-conflict': 'off'
 })
