@@ -18,6 +18,7 @@ import noCliInHumanVerify from './no-cli-in-human-verify.js'
 import noDependencyCycle from './no-dependency-cycle.js'
 import noDeprecatedKeys from './no-deprecated-keys.js'
 import oneWayDecision from './one-way-decision.js'
+import pbrPlanFormat from './pbr-plan-format.js'
 import planFilename from './plan-filename.js'
 import readFirstPaths from './read-first-paths.js'
 import safeFilePaths from './safe-file-paths.js'
@@ -52,6 +53,7 @@ export const rules = {
   'no-dependency-cycle': noDependencyCycle,
   'no-deprecated-keys': noDeprecatedKeys,
   'one-way-decision': oneWayDecision,
+  'pbr-plan-format': pbrPlanFormat,
   'plan-filename': planFilename,
   'read-first-paths': readFirstPaths,
   'safe-file-paths': safeFilePaths,

@@ -8,5 +8,6 @@ import {definePreset} from './define.js'
  */
 export default definePreset({
   'frontmatter-schema': ['on', {types: ['execute', 'tdd']}],
-  'read-first-paths': 'off'
+  'read-first-paths': 'off',
+  'pbr-plan-format': 'off'
 })
