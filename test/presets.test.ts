@@ -101,7 +101,7 @@ describe('planlint --preset', () => {
   })
 
   it('selects the pbr preset: `implements`, at most 3 tasks, no globs in `<read_first>`', async () => {
-    expect(await rulesReported('pbr', '--preset', 'pbr')).toEqual({code: 1, found: ['frontmatter-schema 2', 'max-tasks 2', 'read-first-paths 1']})
+    expect(await rulesReported('pbr', '--preset', 'pbr')).toEqual({code: 1, found: ['frontmatter-schema 2', 'max-tasks 2', 'pbr-plan-format 1', 'read-first-paths 1']})
     // Under gsd, a Plan-Build-Run plan type and a fourth task are warnings, not errors.
     expect(await rulesReported('pbr', '--preset', 'gsd')).toEqual({code: 0, found: ['frontmatter-schema 1', 'max-tasks 1']})
   })
@@ -146,8 +146,11 @@ describe('the presets on one plan', () => {
 
   it('pbr asks for implements, its plan types and its task elements, in checkpoints as its contract writes them', async () => {
     expect((await messages('pbr')).sort()).toEqual([
+      '16:1 pbr-plan-format: This task has no `complexity` (one of `simple`, `medium`, `complex`): it picks the model that executes the task',
+      '16:1 pbr-plan-format: This task has no `id`; Plan-Build-Run gives each one `id="{plan_id}-T1"` (commits and checkpoint continuations name it)',
       '16:1 task-elements: This `checkpoint:human-verify` task has no `<name>`, `<files>`, `<action>`, `<verify>`, `<done>`; add them (a `checkpoint:human-verify` needs `<name>`, `<files>`, `<action>`, `<verify>`, `<done>`)',
       '1:1 frontmatter-schema: Frontmatter lacks the required key `implements`; add it',
+      '24:1 pbr-plan-format: This plan does not end with a `## Summary` after its tasks: the orchestrator gives executors that summary instead of the whole plan ("Every plan file MUST end with a `## Summary` section after all XML tasks")',
       '4:7 frontmatter-schema: Plan `type` `execute` is not one of `feature`, `bugfix`, `refactor`, `infrastructure`, `docs`, `chore`'
     ])
   })
