@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type {Edit} from '../src/rule.js'
 import {filesModified, taskPaths, type PathEntry} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /** Top folders of a machine's file system: a path under one of them is a file, not a URL route. */
 const systemRoots = new Set(['Users', 'home', 'root', 'tmp', 'var', 'etc', 'opt', 'usr', 'srv', 'mnt', 'private', 'Volumes', 'Library', 'Applications', 'workspace', 'workspaces'])
@@ -49,7 +49,7 @@ function prefixOf(value: string, repository: string | undefined): {prefix: strin
  * or `..` path edits files of another project (or of the machine). One
  * absolute prefix is one cause: it is reported once per file.
  */
-export default remarkRule({
+export default defineRule({
   id: 'safe-file-paths',
   description: '`<files>`, `<read_first>` and `files_modified` paths are relative and stay inside the repository.',
   severity: 'warning',
