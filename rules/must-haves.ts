@@ -1,5 +1,6 @@
 import {isMap} from 'yaml'
 import {frontmatterItems} from '../src/model/frontmatter.js'
+import {checkMustHavesShape} from '../src/must-haves-shape.js'
 import {remarkRule} from '../src/remark.js'
 
 interface Options {
@@ -52,6 +53,7 @@ export default remarkRule<Options>({
         range: entry.keyRange
       })
     }
+    checkMustHavesShape(document, map, report)
     if (!options.vagueTruths) return
     const truths = map.get('truths', true)
     if (!truths) return
