@@ -98,7 +98,10 @@ export default remarkRule<Options>({
     }
     const last = found[found.length - 1]
     const after = document.headings.find((heading) => heading.range[0] > last.range[0] && heading.depth <= 2)
-    if (after) {
+    // A marker that opens a file at rest, sections after it, is a status banner: orchestrators read
+    // an agent's return message, not the file it wrote, so nothing routes on it.
+    const banner = !required && found.length === 1 && document.headings.filter((heading) => heading.depth === 2 && heading.range[0] < last.range[0]).length === 0
+    if (after && !banner) {
       report({
         message: `The heading \`${after.text.trim()}\` follows the completion marker on line ${lineOf(document, last.range[0])}; the marker must be the last heading`,
         range: after.range,

@@ -46,6 +46,30 @@ export function isPlanFileName(fileName: string): boolean {
   return /(^|-)PLAN\.md$/.test(fileName) || /(^|-)PLAN-\d+[a-z]?(-[\w.-]+)?\.md$/.test(fileName)
 }
 
+/**
+ * Files named like plans that are not plans: GSD's chunked-planning outline
+ * (`01-PLAN-OUTLINE.md`), the backup a plan bounce keeps (`01-02-PLAN.pre-bounce.md`,
+ * a copy of a plan with its frontmatter and tasks) and a plan review
+ * (`01-02-PLAN-REVIEW.md`). No executor runs them.
+ */
+export function isNotPlanFileName(fileName: string): boolean {
+  return /-OUTLINE\.md$/i.test(fileName) || /\.pre-bounce\.md$/i.test(fileName) || /-PLAN-REVIEW\.md$/i.test(fileName)
+}
+
+/**
+ * A GSD quick task (`/gsd:quick`): its files live under `.planning/quick/`, and
+ * its frontmatter may say `type: quick` or carry a `quick_id`. A quick task is
+ * one plan run on its own, never in a phase's waves.
+ */
+export function isQuickTask(document: Pick<PlanDocument, 'path' | 'frontmatter'>): boolean {
+  const entries = document.frontmatter?.entries
+  return (
+    (document.path !== undefined && document.path.split(path.sep).join('/').includes('/.planning/quick/')) ||
+    entries?.get('type')?.value === 'quick' ||
+    entries?.has('quick_id') === true
+  )
+}
+
 /** Whether a file name is a summary's: `*-SUMMARY.md` or `SUMMARY.md`. */
 export function isSummaryFileName(fileName: string): boolean {
   return /(^|-)SUMMARY\.md$/.test(fileName)
@@ -205,10 +229,13 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
 
 function documentKind(document: PlanDocument): DocumentKind {
   const fileName = document.path ? path.basename(document.path) : ''
-  if (isPlanFileName(fileName)) return 'plan'
-  if (isSummaryFileName(fileName)) return 'summary'
+  // A quick-task note (a `quick_id`, no tasks) records a quick task; there is nothing in it to execute.
+  const quickNote = isQuickTask(document) && document.frontmatter?.entries.has('quick_id') === true && document.tasks.length === 0
+  const mayBePlan = !isNotPlanFileName(fileName) && !quickNote
+  if (mayBePlan && isPlanFileName(fileName)) return 'plan'
+  if (mayBePlan && isSummaryFileName(fileName)) return 'summary'
   if (!mayBeAgentDocument(document.text, document.frontmatter)) return 'other'
-  if (document.frontmatter?.entries.has('plan') && document.tasks.length > 0) return 'plan'
+  if (mayBePlan && document.frontmatter?.entries.has('plan') && document.tasks.length > 0) return 'plan'
   if (document.headings.some((heading) => heading.depth === 2 && markerOf(heading.text))) return 'agent-output'
   return 'other'
 }
