@@ -3,7 +3,7 @@ import picomatch from 'picomatch'
 import {sliceOf} from '../src/model/document.js'
 import {checkpointMarkerTypes, completionMarkers, markerOf} from '../src/model/markers.js'
 import {codeList, lineOf} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Extra markers (heading text after `## `) on top of the built-in table. */
@@ -34,7 +34,7 @@ function nearMissOf(source: string, markers: readonly string[]): {marker: string
  * Agent output ends with exactly one `##` completion marker, and nothing
  * at its level or higher follows it: orchestrators route on the marker.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'completion-marker',
   description: 'A document with completion markers has exactly one, as its last heading.',
   severity: 'warning',

@@ -2,8 +2,7 @@ import type {PlanDocument} from '../src/model/document.js'
 import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {elementsNamed, lineOf} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
-import type {Severity} from '../src/rule.js'
+import {defineRule, type Severity} from '../src/rule.js'
 import {countsMatches, grepCalls, shellSegments, shellView} from '../src/shell.js'
 
 type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
@@ -127,7 +126,7 @@ function trapsIn(segment: string): Array<Omit<Found, 'range'> & {index: number; 
  * quantitative-criteria check, #4024): a check that is false at the start
  * whatever the executor does, or true whatever it does.
  */
-export default remarkRule({
+export default defineRule({
   id: 'criteria-traps',
   description: 'A check in `<verify>` or `<acceptance_criteria>` is not a trap: false before any work, or true whatever the work does.',
   severity: 'error',

@@ -4,7 +4,7 @@ import type {FrontmatterEntry, YamlProblem} from '../src/model/frontmatter.js'
 import {checkOptionalKeys} from '../src/frontmatter-keys.js'
 import {isQuickTask, sliceOf} from '../src/model/document.js'
 import {codeList, fencedFrontmatter, lineOf} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Keys every plan's frontmatter must have. */
@@ -64,7 +64,7 @@ function asFlowList(entry: FrontmatterEntry, written: string): string {
  * The frontmatter is what the orchestrator reads to schedule a plan: it must
  * parse, have the keys the workflow reads, and give them the types it expects.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'frontmatter-schema',
   description: 'A plan has valid YAML frontmatter with the required keys, of the right types.',
   severity: 'error',

@@ -1,7 +1,7 @@
 import type {PlanDocument} from '../src/model/document.js'
 import type {Range} from '../src/model/text.js'
 import {filesModified, normalizePath, taskPaths} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Most tasks one plan may have (more is an error); `0` turns the check off. */
@@ -40,7 +40,7 @@ function filesOf(document: PlanDocument): {count: number; range: Range | undefin
  * fills, so an oversized plan is split, not squeezed. A Plan-Build-Run plan
  * without tasks gives its executor nothing to run.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'max-tasks',
   description: 'A plan has no more tasks and files than its workflow sizes a plan for (and, when set, no fewer tasks than the minimum).',
   severity: 'error',

@@ -1,5 +1,5 @@
 import {elementsNamed, lineOf} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 import {allowListed, comparesWithZero, countsMatches, grepCalls, invertsMatch, shellSegments, shellView, type GrepCall} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
 
@@ -31,7 +31,7 @@ function negativeGreps(segment: string): {calls: GrepCall[]; form: string} {
  * The rule follows GSD's own plan-structure check (#429), and reads the
  * `! grep -q 'X' f` form of the same gate too.
  */
-export default remarkRule({
+export default defineRule({
   id: 'negative-grep-echo',
   description: 'A literal that a check negative-greps for does not appear in an `<action>`.',
   severity: 'warning',

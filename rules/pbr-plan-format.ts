@@ -1,6 +1,6 @@
 import {attribute} from '../src/model/markup.js'
 import {codeList} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 const complexities = ['simple', 'medium', 'complex']
 
@@ -10,7 +10,7 @@ const complexities = ['simple', 'medium', 'complex']
  * `complexity` that picks the executor's model, and the plan ends with the
  * `## Summary` the orchestrator injects into executor prompts.
  */
-export default remarkRule({
+export default defineRule({
   id: 'pbr-plan-format',
   description: 'A Plan-Build-Run plan gives every task an `id` `{plan_id}-T{n}` and a `complexity`, and ends with a `## Summary`.',
   severity: 'warning',

@@ -1,6 +1,6 @@
 import {attribute, descendants, type Element} from '../src/model/markup.js'
 import {codeList, inForeignTaskFormat, isCheckpoint, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Children every non-checkpoint task must have (errors). */
@@ -45,7 +45,7 @@ const tags = (names: string[]) => codeList(names.map((name) => `<${name}>`))
  * from its `<action>`, a person resumes a checkpoint by its `<resume-signal>`.
  * A missing one leaves the executor or the person guessing.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'task-elements',
   description: 'Every task has the child elements its type needs.',
   severity: 'error',

@@ -1,7 +1,7 @@
 import {onlyNearMiss} from '../src/distance.js'
 import {attribute, child, type Element} from '../src/model/markup.js'
 import {codeList, contentLines, elementsNamed, isCheckpoint, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 const ratings = ['reversible', 'costly', 'one-way']
 
@@ -12,7 +12,7 @@ const ratings = ['reversible', 'costly', 'one-way']
  * item, `<precondition>` is one line, `<reversibility>` has a rating, and
  * `<automated>` / `<human-check>` sit in `<verify>`.
  */
-export default remarkRule({
+export default defineRule({
   id: 'task-parts',
   description: 'A task\'s optional GSD parts (tracer, `tdd`, `tracker-id`, `<precondition>`, `<reversibility>`, `<automated>`, `<human-check>`) are where and as the executor reads them.',
   severity: 'warning',

@@ -4,6 +4,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {rules, type RuleId} from '../rules/index.js'
 import {lintFiles} from '../src/lint.js'
 import {presets, type PresetName} from '../src/presets/index.js'
+import {remarkPlugins} from '../src/plugins.js'
+import type {RemarkLintRule} from '../src/remark.js'
 import suppressionCheck from '../src/suppression-check.js'
 import {planlintInProcess, repository} from './support/cli.js'
 import {planWith, removeTree, writeTree} from './support/tree.js'
@@ -47,8 +49,8 @@ describe.each(Object.keys(presets) as PresetName[])('the %s preset', (name) => {
 
   it('runs the rules it enables, with their settings, and the suppression check last', () => {
     const plugins = preset.plugins as unknown[][]
-    const enabled = plugins.filter((plugin) => Array.isArray(plugin) && Object.values(rules).includes(plugin[0] as never))
-    expect(enabled.map(([plugin, setting]) => [(plugin as (typeof rules)[RuleId]).rule.id, setting])).toEqual(
+    const enabled = plugins.filter((plugin) => Array.isArray(plugin) && Object.values(remarkPlugins).includes(plugin[0] as never))
+    expect(enabled.map(([plugin, setting]) => [(plugin as RemarkLintRule).rule.id, setting])).toEqual(
       ruleIds.filter((id) => expected[id] !== 'off').map((id) => [id, expected[id]])
     )
     expect(plugins.at(-1)).toBe(suppressionCheck)
