@@ -66,7 +66,8 @@ const builtInLegitimate = [
 function sentences(document: PlanDocument, element: Element): Array<{text: string; start: number}> {
   const content = contentOf(document, element)
   const result: Array<{text: string; start: number}> = []
-  const pattern = /[^\n.!?]+(?:[.!?](?=\s|$)|\n|$)/g
+  // A sentence starts after a delimiter (or at the start): retrying inside a run would be quadratic.
+  const pattern = /(?<![^\n.!?])[^\n.!?]+(?:[.!?](?=\s|$)|\n|$)/g
   for (const match of content.matchAll(pattern)) {
     if (match[0].trim() !== '') result.push({text: match[0], start: element.contentRange[0] + match.index})
   }

@@ -23,7 +23,7 @@ const runVerb = /\b(run|re-?run|execute|type|enter|paste|invoke|launch|start|ter
 /** Where a command can begin: the start of a code span, after a `$ ` prompt, or after "run:"; `(` ends the lookbehind so `(run npm ...)` counts. */
 const commandStart = (commands: string[]) =>
   new RegExp(
-    String.raw`(?:\x60|(?:^|\s)\$\s+|\b(?:run|execute|type)\s*:?\s+)(${commands.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(?=[\s\x60]|$)`,
+    String.raw`(?:\x60|(?:^|\s)\$\s+|\b(?:run|execute|type)(?:\s*:)?\s+)(${commands.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(?=[\s\x60]|$)`,
     'i'
   )
 
@@ -50,10 +50,10 @@ export default remarkRule<Options>({
         // A code span alone is a mention (`check that \`git status\` is clean`) unless the line tells the person to type it
         // or is nothing but the command (a list item of commands).
         const viaSpan = found[0].startsWith('`')
-        const bare = /^\s*(?:[-*+]|\d+[.)])?\s*`[^`]+`\s*$/.test(line.text)
+        const bare = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/.test(line.text)
         if (viaSpan && !runVerb.test(line.text) && !bare) return []
         const at = line.start + found.index + found[0].length - found[1].length
-        const end = line.text.slice(found.index + found[0].length - found[1].length).search(/`|\s+(?:and|then|to|—|-)\s|[;,](?:\s|$)|\.(?:\s|$)|$/)
+        const end = line.text.slice(found.index + found[0].length - found[1].length).search(/`|(?<!\s)\s+(?:and|then|to|—|-)\s|[;,](?:\s|$)|\.(?:\s|$)|$/)
         return [{range: [at, at + end] as [number, number], command: line.text.slice(at - line.start, at - line.start + end).trim()}]
       })
       if (asks.length === 0) continue

@@ -8,7 +8,7 @@ import {parseDirectives, type Directive} from './directives.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {markerOf} from './markers.js'
-import {LineIndex, type Range} from './text.js'
+import {LineIndex, lineRanges, type Range} from './text.js'
 
 export type DocumentKind = 'plan' | 'summary' | 'agent-output' | 'other'
 
@@ -54,7 +54,8 @@ export function isSummaryFileName(fileName: string): boolean {
   return /(^|-)SUMMARY\.md$/.test(fileName)
 }
 
-const fenceLine = /^[ \t]*(`{3,}|~{3,})(.*)$/
+/** A fence line's indentation and fence; the rest of the line is its info string. */
+const fenceLine = /^[ \t]*(`{3,}|~{3,})/
 
 /**
  * Fenced code as the agent reading the plan sees it: a line that starts with
@@ -66,17 +67,16 @@ const fenceLine = /^[ \t]*(`{3,}|~{3,})(.*)$/
 function fencedRegions(text: string, from: number): OpaqueRegion[] {
   const regions: OpaqueRegion[] = []
   let open: {start: number; fence: string} | undefined
-  const linePattern = /[^\n]*(?:\n|$)/g
-  linePattern.lastIndex = from
-  for (let match = linePattern.exec(text); match && match[0] !== ''; match = linePattern.exec(text)) {
-    const line = match[0].replace(/\r?\n$/, '')
+  for (const [lineStart, lineEnd] of lineRanges(text, from)) {
+    const line = text.slice(lineStart, lineEnd)
     const fence = fenceLine.exec(line)
     if (!fence) continue
+    const info = line.slice(fence[0].length)
     if (!open) {
       // An info string with a backtick cannot open a backtick fence (it is inline code).
-      if (!(fence[1][0] === '`' && fence[2].includes('`'))) open = {start: match.index, fence: fence[1]}
-    } else if (fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && fence[2].trim() === '') {
-      regions.push({range: [open.start, match.index + line.length], kind: 'fenced', closed: true})
+      if (!(fence[1][0] === '`' && info.includes('`'))) open = {start: lineStart, fence: fence[1]}
+    } else if (fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && info.trim() === '') {
+      regions.push({range: [open.start, lineEnd], kind: 'fenced', closed: true})
       open = undefined
     }
   }
