@@ -1,9 +1,14 @@
+import os from 'node:os'
 import {defineConfig} from 'vitest/config'
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The CLI tests spawn real processes; the corpus test reads 11,000 files.
-    testTimeout: 60_000
+    // The CLI tests spawn real processes; a corpus part reads thousands of files.
+    testTimeout: 60_000,
+    // vitest's default is one worker fewer than the cores, one on a 2-core machine; the test
+    // files that wait on real processes leave a core idle, and the corpus is split in
+    // test/corpus/part-N.test.ts so that every worker takes a share of it.
+    maxWorkers: Math.max(2, os.availableParallelism())
   }
 })

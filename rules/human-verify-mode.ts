@@ -31,7 +31,7 @@ export default remarkRule({
         range: task.openTag
       })
     }
-    const notice = document.path && configNotice(settings, document.path, 'assuming `workflow.human_verify_mode: end-of-phase`, the default')
+    const notice = configNotice(settings, 'assuming `workflow.human_verify_mode: end-of-phase`, the default')
     if (notice) report({message: notice, range: verifies[0].openTag})
   }
 })

@@ -1,41 +1,262 @@
 #!/usr/bin/env node
-// How fast planlint lints: a generated planning tree of `--phases` phases of
-// `--plans` plans each (every plan waits for the one before it and for the
-// first plan of the phase before, with a summary per plan), linted with the
-// recommended preset; and, with --corpus DIR, each planning tree below DIR.
-// Prints files per second for each. Performance goals live here, not in
-// timed tests. Usage: node scripts/bench.mjs [--phases 20] [--plans 15] [--runs 3] [--corpus DIR]
-// (`npm run build` first: it runs the built dist/.)
+// How fast planlint is, as ratios against an anchor measured in the same run
+// (issue 11's goals): each figure is the median of `--runs` runs, the subject
+// and its anchor interleaved, every run in a fresh process. Times are wall
+// clock and CPU (user + system); on a shared machine the CPU ratio is the
+// steadier one. Performance goals live here, never in timed tests.
+//
+//   cold-cli    the CLI on a real tree (default ../shared/corpus/real/lightningjim__MusicStreamer)
+//               vs remark parsing the same files (no rules)                       goal <= 0.10x
+//   remark      `remark --frail` with the planlint preset vs remark parse alone     goal <= 1.15x
+//   plans       the tree's plans only, in-process, vs GSD's own plan-structure
+//               check (bin/lib/verify.cjs of `npm pack get-shit-done-cc`)          goal <= 1x
+//   staged      one plan of that tree in a fresh process (pre-commit, agent hook)  goal <= 400 ms cold
+//   rss         peak RSS of the cold CLI run (all 92 trees with --whole-corpus)    goal <= 250 MB
+//   synthetic   generated trees of 100 to 10,000 plans (a chain, and a dense graph:
+//               every plan waits for every plan of the phase before): cost per plan
+//               at the largest size over the smallest, and peak RSS              goal <= 1.5x, flat
+//
+// Usage: npm run bench [-- --runs 3] [--tree DIR] [--sizes 100,1000,10000] [--only cold-cli,plans] [--whole-corpus]
+// (`npm run bench` builds first: this runs the built dist/.)
+import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
+import {createRequire} from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import {performance} from 'node:perf_hooks'
+import {fileURLToPath} from 'node:url'
 import {parseArgs} from 'node:util'
-import {clearPlanGraphCache} from '../dist/src/graph/graph.js'
-import {lintFiles} from '../dist/src/lint.js'
+
+const repository = fileURLToPath(new URL('..', import.meta.url))
+const script = fileURLToPath(import.meta.url)
+const cliBin = path.join(repository, 'dist/src/cli/bin.js')
+const remarkBin = path.join(repository, 'node_modules/remark-cli/cli.js')
+const corpus = path.join(repository, '../shared/corpus/real')
 
 const {values} = parseArgs({
   options: {
-    phases: {type: 'string', default: '20'},
-    plans: {type: 'string', default: '15'},
-    runs: {type: 'string', default: '3'},
-    corpus: {type: 'string'}
+    runs: {type: 'string', default: '1'},
+    tree: {type: 'string', default: path.join(corpus, 'lightningjim__MusicStreamer')},
+    sizes: {type: 'string', default: '100,1000,10000'},
+    only: {type: 'string'},
+    'whole-corpus': {type: 'boolean', default: false},
+    // Internal: run one measurement in this (fresh) process and print its figures as JSON.
+    measure: {type: 'string'},
+    args: {type: 'string', default: '[]'}
   }
 })
-const phases = Number(values.phases)
-const plansPerPhase = Number(values.plans)
+
+/** The Markdown files the CLI lints in a folder (remark-cli's extensions). */
+function markdownFiles(folder) {
+  return fs
+    .readdirSync(folder, {recursive: true, withFileTypes: true})
+    .filter((entry) => entry.isFile() && /\.(md|markdown)$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort()
+}
+
+/** Measurements that run inside a child process; each returns what it timed in-process, if anything. */
+const measurements = {
+  /** The CLI's main(), as bin.js runs it, output discarded. */
+  async cli(...argv) {
+    const {main} = await import(path.join(repository, 'dist/src/cli/main.js'))
+    const start = performance.now()
+    await main(argv, {cwd: process.cwd(), stdout: () => {}, stderr: () => {}, isTTY: false})
+    return {inProcessMs: performance.now() - start}
+  },
+  /** remark (CommonMark + YAML frontmatter, as the preset parses) on every Markdown file of the folders: the anchor. */
+  async parse(...folders) {
+    const {remark} = await import('remark')
+    const {default: remarkFrontmatter} = await import('remark-frontmatter')
+    const processor = remark().use(remarkFrontmatter, ['yaml']).freeze()
+    const start = performance.now()
+    for (const folder of folders) for (const file of markdownFiles(folder)) processor.parse(fs.readFileSync(file, 'utf8'))
+    return {inProcessMs: performance.now() - start}
+  },
+  /** planlint on the plan files of a folder, in-process. */
+  async 'plans-planlint'(folder) {
+    const {isPlanFileName} = await import(path.join(repository, 'dist/src/model/document.js'))
+    const {lintFiles} = await import(path.join(repository, 'dist/src/lint.js'))
+    const plans = markdownFiles(folder).filter((file) => isPlanFileName(path.basename(file)))
+    const start = performance.now()
+    await lintFiles({paths: plans, cwd: folder, preset: 'recommended'})
+    return {inProcessMs: performance.now() - start, plans: plans.length}
+  },
+  /** GSD's `verify plan-structure` on the same plans, in-process (its output, written to fd 1, discarded). */
+  async 'plans-gsd'(folder, verifyModule) {
+    const {isPlanFileName} = await import(path.join(repository, 'dist/src/model/document.js'))
+    const plans = markdownFiles(folder).filter((file) => isPlanFileName(path.basename(file)))
+    const verify = createRequire(import.meta.url)(verifyModule)
+    const writeSync = fs.writeSync
+    fs.writeSync = (fd, ...rest) => (fd === 1 ? 0 : writeSync(fd, ...rest))
+    const start = performance.now()
+    try {
+      for (const plan of plans) verify.cmdVerifyPlanStructure(folder, plan, true)
+    } finally {
+      fs.writeSync = writeSync
+    }
+    return {inProcessMs: performance.now() - start, plans: plans.length}
+  },
+  /** Node's own start-up: the floor of any fresh-process run. */
+  async node() {
+    return {}
+  }
+}
+
+if (values.measure) {
+  const result = await measurements[values.measure](...JSON.parse(values.args))
+  const usage = process.resourceUsage()
+  result.cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000
+  result.rssMb = usage.maxRSS / 1024
+  fs.writeSync(3, JSON.stringify(result))
+  process.exit(0)
+}
+
+/** One measurement in a fresh process: its wall time, CPU time, peak RSS and in-process time. */
+function child(name, args, cwd = repository) {
+  const start = performance.now()
+  const run = spawnSync(process.execPath, [script, '--measure', name, '--args', JSON.stringify(args)], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 26
+  })
+  const wallMs = performance.now() - start
+  if (run.status !== 0) throw new Error(`${name} failed (${run.status}): ${run.stderr}`)
+  return {wallMs, ...JSON.parse(run.output[3])}
+}
+
+/** A node command's wall time (exit 1, lint errors, is a result too). */
+function command(args, cwd) {
+  const start = performance.now()
+  const run = spawnSync(process.execPath, args, {cwd, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe']})
+  const wallMs = performance.now() - start
+  if (run.status === null || run.status > 1) throw new Error(`${args.join(' ')} failed (${run.status}): ${run.stderr}`)
+  return {wallMs}
+}
+
 const runs = Number(values.runs)
+const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor((numbers.length - 1) / 2)]
+
+/** Runs subject and anchor `runs` times, interleaved; the median of each figure. */
+function compare(subject, anchor) {
+  const subjects = []
+  const anchors = []
+  for (let run = 0; run < runs; run++) {
+    subjects.push(subject())
+    anchors.push(anchor())
+  }
+  const summary = (results) => Object.fromEntries(Object.keys(results[0]).map((key) => [key, median(results.map((result) => result[key]))]))
+  return {subject: summary(subjects), anchor: summary(anchors)}
+}
+
+const rows = []
+const selected = (name) => !values.only || values.only.split(',').includes(name)
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`
+const ratio = (a, b) => `${(a / b).toFixed(2)}x`
+
+function row(measurement, subject, anchor, wallRatio, cpuRatio, goal, met) {
+  rows.push({measurement, subject, anchor, wallRatio, cpuRatio, goal, met: met === undefined ? '' : met ? 'yes' : 'no'})
+  console.error(`  ${measurement}: ${subject} | ${anchor} | ${wallRatio} | ${cpuRatio}`)
+}
+
+const tree = path.resolve(values.tree)
+const treeName = path.basename(tree)
+const planning = path.join(tree, '.planning')
+const haveTree = fs.existsSync(planning)
+if (!haveTree) console.error(`(no ${planning}: the corpus rows are skipped)`)
+let coldRss
+
+if (haveTree && selected('cold-cli')) {
+  const {subject, anchor} = compare(
+    () => child('cli', ['--format', 'json', '.planning'], tree),
+    () => child('parse', [planning])
+  )
+  coldRss = subject.rssMb
+  row(`cold CLI, ${treeName} (${markdownFiles(planning).length} files)`, `${seconds(subject.wallMs)} (cpu ${seconds(subject.cpuMs)})`,
+    `remark parse alone ${seconds(anchor.wallMs)} (cpu ${seconds(anchor.cpuMs)})`,
+    ratio(subject.wallMs, anchor.wallMs), ratio(subject.cpuMs, anchor.cpuMs), '<= 0.10x', subject.wallMs / anchor.wallMs <= 0.1)
+}
+
+if (haveTree && selected('remark')) {
+  // Configurations by absolute path: the tree has no node_modules to resolve plugin names from.
+  const configs = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-bench-remarkrc-'))
+  const config = (name, module) => {
+    const file = path.join(configs, `${name}.mjs`)
+    fs.writeFileSync(file, `import plugin from ${JSON.stringify(module)}\nexport default {plugins: [plugin]}\n`)
+    return file
+  }
+  const withPlanlint = config('planlint', path.join(repository, 'dist/src/index.js'))
+  const parseOnly = config('frontmatter', path.join(repository, 'node_modules/remark-frontmatter/index.js'))
+  try {
+    const {subject, anchor} = compare(
+      () => command([remarkBin, '.planning', '--frail', '--quiet', '--no-stdout', '--no-color', '--rc-path', withPlanlint], tree),
+      () => command([remarkBin, '.planning', '--quiet', '--no-stdout', '--no-color', '--rc-path', parseOnly], tree)
+    )
+    row(`remark --frail with planlint, ${treeName}`, seconds(subject.wallMs), `remark alone ${seconds(anchor.wallMs)}`,
+      ratio(subject.wallMs, anchor.wallMs), '', '<= 1.15x', subject.wallMs / anchor.wallMs <= 1.15)
+  } finally {
+    fs.rmSync(configs, {recursive: true, force: true})
+  }
+}
+
+if (haveTree && selected('plans')) {
+  const gsd = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-bench-gsd-'))
+  try {
+    const pack = spawnSync('npm', ['pack', 'get-shit-done-cc', '--silent'], {cwd: gsd, encoding: 'utf8'})
+    const tarball = pack.stdout.trim().split('\n').at(-1)
+    if (pack.status !== 0 || !tarball) throw new Error(`npm pack get-shit-done-cc failed: ${pack.stderr}`)
+    spawnSync('tar', ['xzf', tarball], {cwd: gsd})
+    const verifyModule = path.join(gsd, 'package/get-shit-done/bin/lib/verify.cjs')
+    const version = JSON.parse(fs.readFileSync(path.join(gsd, 'package/package.json'), 'utf8')).version
+    const {subject, anchor} = compare(
+      () => child('plans-planlint', [planning]),
+      () => child('plans-gsd', [planning, verifyModule])
+    )
+    row(`plans only, in-process, ${treeName} (${subject.plans} plans)`, seconds(subject.inProcessMs), `GSD ${version} verify plan-structure ${seconds(anchor.inProcessMs)}`,
+      ratio(subject.inProcessMs, anchor.inProcessMs), '', '<= 1x', subject.inProcessMs <= anchor.inProcessMs)
+  } finally {
+    fs.rmSync(gsd, {recursive: true, force: true})
+  }
+}
+
+if (haveTree && selected('staged')) {
+  const plans = markdownFiles(planning).filter((file) => /-PLAN\.md$/.test(file))
+  const plan = path.relative(tree, plans.at(-1))
+  const {subject, anchor} = compare(
+    () => command([cliBin, '--format', 'json', plan], tree),
+    () => command(['-e', ''], tree)
+  )
+  row(`one staged plan, fresh process, ${treeName}`, `${Math.round(subject.wallMs)} ms`, `node start-up ${Math.round(anchor.wallMs)} ms`,
+    ratio(subject.wallMs, anchor.wallMs), '', '<= 400 ms cold, <= 150 ms warm cache', subject.wallMs <= 400)
+}
+
+if (selected('rss')) {
+  if (values['whole-corpus'] && fs.existsSync(corpus)) {
+    const trees = fs.readdirSync(corpus).filter((name) => fs.existsSync(path.join(corpus, name, '.planning')))
+    const result = child('cli', ['--format', 'json', ...trees.map((name) => path.join(name, '.planning'))], corpus)
+    row(`peak RSS, all ${trees.length} corpus trees in one call`, `${Math.round(result.rssMb)} MB`, '', '', '', '<= 250 MB', result.rssMb <= 250)
+  } else if (coldRss !== undefined) {
+    row(`peak RSS, cold CLI on ${treeName} (all trees: --whole-corpus)`, `${Math.round(coldRss)} MB`, '', '', '', '<= 250 MB', coldRss <= 250)
+  }
+}
 
 const pad = (number) => String(number).padStart(2, '0')
+const plansPerPhase = 25
 
-function plan(phase, number) {
+/** Plan `number` of `phase`: a chain waits for the plan before it (and the first plan of the phase before); a dense one for every plan of the phase before. */
+function syntheticPlan(phase, number, shape) {
   const id = `${pad(phase)}-${pad(number)}`
-  const dependsOn = [number > 1 ? `${pad(phase)}-${pad(number - 1)}` : undefined, phase > 1 ? `${pad(phase - 1)}-01` : undefined].filter(Boolean)
+  const dependsOn =
+    shape === 'dense'
+      ? phase > 1 ? Array.from({length: plansPerPhase}, (_, index) => `${pad(phase - 1)}-${pad(index + 1)}`) : []
+      : [number > 1 ? `${pad(phase)}-${pad(number - 1)}` : undefined, phase > 1 ? `${pad(phase - 1)}-01` : undefined].filter(Boolean)
+  const wave = shape === 'dense' ? phase : number
   return `---
 phase: ${pad(phase)}-bench
 plan: ${pad(number)}
 type: execute
-wave: ${number}
+wave: ${wave}
 depends_on: ${JSON.stringify(dependsOn)}
 files_modified: [src/bench/${id}.ts]
 autonomous: true
@@ -57,44 +278,55 @@ must_haves:
 `
 }
 
-function generatedTree() {
+function syntheticTree(plans, shape) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'planlint-bench-'))
-  for (let phase = 1; phase <= phases; phase++) {
-    const folder = path.join(root, '.planning', 'phases', `${pad(phase)}-bench`)
+  for (let index = 0; index < plans; index++) {
+    const phase = Math.floor(index / plansPerPhase) + 1
+    const number = (index % plansPerPhase) + 1
+    const folder = path.join(root, '.planning', 'phases', `${String(phase).padStart(3, '0')}-bench`)
     fs.mkdirSync(folder, {recursive: true})
-    for (let number = 1; number <= plansPerPhase; number++) {
-      fs.writeFileSync(path.join(folder, `${pad(phase)}-${pad(number)}-PLAN.md`), plan(phase, number))
-      fs.writeFileSync(path.join(folder, `${pad(phase)}-${pad(number)}-SUMMARY.md`), `# Summary ${pad(phase)}-${pad(number)}\n\nDone.\n`)
-    }
+    fs.writeFileSync(path.join(folder, `${pad(phase)}-${pad(number)}-PLAN.md`), syntheticPlan(phase, number, shape))
   }
   return root
 }
 
-/** The best of `runs` cold runs (plan graphs forgotten before each) over `paths`. */
-async function measure(label, paths, cwd) {
-  let best = Infinity
-  let files = 0
-  let messages = 0
-  for (let run = 0; run < runs; run++) {
-    clearPlanGraphCache()
-    const start = performance.now()
-    const linted = await lintFiles({paths, cwd, preset: 'recommended'})
-    best = Math.min(best, performance.now() - start)
-    files = linted.length
-    messages = linted.reduce((sum, file) => sum + file.messages.length, 0)
+if (selected('synthetic')) {
+  const sizes = values.sizes.split(',').map(Number)
+  for (const shape of ['chain', 'dense']) {
+    const perPlan = []
+    const rss = []
+    for (const size of sizes) {
+      const root = syntheticTree(size, shape)
+      try {
+        const {subject, anchor} = compare(
+          () => child('cli', ['--format', 'json', '.planning'], root),
+          () => child('parse', [path.join(root, '.planning')])
+        )
+        perPlan.push(subject.inProcessMs / size)
+        rss.push(subject.rssMb)
+        row(`synthetic ${shape}, ${size} plans`, `${seconds(subject.inProcessMs)} in-process, ${Math.round(subject.rssMb)} MB`,
+          `remark parse alone ${seconds(anchor.inProcessMs)}`, ratio(subject.inProcessMs, anchor.inProcessMs), ratio(subject.cpuMs, anchor.cpuMs), '', undefined)
+      } finally {
+        fs.rmSync(root, {recursive: true, force: true})
+      }
+    }
+    const growth = perPlan.at(-1) / perPlan[0]
+    row(`synthetic ${shape}: cost per plan, ${sizes.at(-1)} over ${sizes[0]} plans`, `${perPlan.at(-1).toFixed(2)} ms/plan`, `${perPlan[0].toFixed(2)} ms/plan`,
+      `${growth.toFixed(2)}x`, '', '<= 1.5x', growth <= 1.5)
+    row(`synthetic ${shape}: peak RSS, ${sizes.at(-1)} over ${sizes[0]} plans`, `${Math.round(rss.at(-1))} MB`, `${Math.round(rss[0])} MB`,
+      ratio(rss.at(-1), rss[0]), '', 'flat (<= 1.5x)', rss.at(-1) / rss[0] <= 1.5)
   }
-  console.log(`${label}: ${files} files, ${messages} messages, ${(best / 1000).toFixed(2)} s, ${Math.round(files / (best / 1000))} files/s`)
 }
 
-const root = generatedTree()
-try {
-  await measure(`generated tree (${phases} phases x ${plansPerPhase} plans, with summaries)`, ['.planning'], root)
-} finally {
-  fs.rmSync(root, {recursive: true, force: true})
+for (const [measurement, goal] of [
+  ['--cache re-run after editing one plan', '<= 0.02x the cold run'],
+  ['--concurrency 2 on the whole corpus', '<= 0.6x single-threaded, identical output']
+]) {
+  if (selected('todo')) rows.push({measurement, subject: 'not built yet', anchor: '', wallRatio: '', cpuRatio: '', goal, met: 'no'})
 }
 
-if (values.corpus) {
-  const corpus = path.resolve(values.corpus)
-  const trees = fs.readdirSync(corpus).filter((name) => fs.existsSync(path.join(corpus, name, '.planning')))
-  await measure(`corpus (${trees.length} planning trees)`, trees.map((name) => path.join(name, '.planning')), corpus)
-}
+const [load] = os.loadavg()
+const header = ['measurement', 'planlint', 'anchor', 'ratio (wall)', 'ratio (cpu)', 'goal', 'met']
+const table = [header, header.map(() => '---'), ...rows.map((entry) => [entry.measurement, entry.subject, entry.anchor, entry.wallRatio, entry.cpuRatio, entry.goal, entry.met])]
+console.log(`planlint bench: median of ${runs} run(s) each, node ${process.version}, ${os.availableParallelism()} cores, load average ${load.toFixed(1)}\n`)
+console.log(table.map((cells) => `| ${cells.join(' | ')} |`).join('\n'))

@@ -1,6 +1,5 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {planningRootOf} from './graph/graph.js'
 
 /**
  * The workflow's own settings, `.planning/config.json` of the tree being
@@ -43,17 +42,6 @@ export function configHas(config: PlanningConfig, key: ConfigKey): boolean {
   return written(config, key) !== undefined
 }
 
-const revalidateAfterMs = 1000
-
-interface CachedConfig {
-  checkedAt: number
-  /** `mtimeMs:size` of the file when read, `missing` when absent. */
-  stamp: string
-  config: PlanningConfig
-}
-
-const configs = new Map<string, CachedConfig>()
-
 /** `<root>/config.json`; a root that is not itself `.planning` (a folder given on the command line) may hold one. */
 function configPathOf(root: string): string {
   const direct = path.join(root, 'config.json')
@@ -62,19 +50,18 @@ function configPathOf(root: string): string {
   return fs.existsSync(nested) ? nested : direct
 }
 
-function stampOf(filePath: string): string {
+/** Reads the config of the planning tree at `root` (the session keeps it for the run). */
+export function readPlanningConfig(root: string): PlanningConfig {
+  const filePath = configPathOf(root)
+  let source: string
   try {
-    const stat = fs.statSync(filePath)
-    return `${stat.mtimeMs}:${stat.size}`
-  } catch {
-    return 'missing'
+    source = fs.readFileSync(filePath, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {path: filePath, status: 'missing', data: {}}
+    return {path: filePath, status: 'broken', problem: (error as Error).message, data: {}}
   }
-}
-
-function readConfig(filePath: string, stamp: string): PlanningConfig {
-  if (stamp === 'missing') return {path: filePath, status: 'missing', data: {}}
   try {
-    const data: unknown = JSON.parse(fs.readFileSync(filePath, 'utf8'))
+    const data: unknown = JSON.parse(source)
     if (data && typeof data === 'object' && !Array.isArray(data)) return {path: filePath, status: 'found', data: data as Record<string, unknown>}
     return {path: filePath, status: 'broken', problem: 'it is not a JSON object', data: {}}
   } catch (error) {
@@ -83,44 +70,15 @@ function readConfig(filePath: string, stamp: string): PlanningConfig {
 }
 
 /**
- * The config of the planning tree that holds `filePath`, read once and
- * re-checked at most once a second (re-read only when its time or size
- * changed), like the plan graph.
+ * The notice about a missing or broken config file, for every file whose
+ * rule needed the config (`undefined` when the file was found). Each file's
+ * messages depend only on that file and its tree, never on which files were
+ * linted before it.
  */
-export function planningConfigFor(filePath: string): PlanningConfig {
-  const configPath = configPathOf(planningRootOf(filePath))
-  const cached = configs.get(configPath)
-  const now = Date.now()
-  if (cached && now - cached.checkedAt < revalidateAfterMs) return cached.config
-  const stamp = stampOf(configPath)
-  const config = cached?.stamp === stamp ? cached.config : readConfig(configPath, stamp)
-  configs.set(configPath, {checkedAt: now, stamp, config})
-  return config
-}
-
-/** The file that carries the notice about each config file's problem (see `configNotice`). */
-const noticeOwners = new Map<string, string>()
-
-/**
- * The notice about a missing or broken config file, for the one file that
- * carries it: the first file that needed the config in this process, and that
- * same file on later runs (an editor re-linting it keeps the message). Every
- * other file gets `undefined`, so a run over a tree says it once.
- */
-export function configNotice(config: PlanningConfig, filePath: string, needed: string): string | undefined {
+export function configNotice(config: PlanningConfig, needed: string): string | undefined {
   if (config.status === 'found') return undefined
-  const key = `${config.status}:${config.path}`
-  const owner = noticeOwners.get(key) ?? filePath
-  noticeOwners.set(key, owner)
-  if (owner !== filePath) return undefined
   const where = `\`${path.basename(path.dirname(config.path))}/config.json\``
   return config.status === 'missing'
-    ? `No ${where} in this planning tree: ${needed} (reported once per tree)`
-    : `${where} cannot be read (${config.problem}): ${needed} (reported once per tree)`
-}
-
-/** Forgets every config read and every notice given (tests, and editors that reload). */
-export function clearPlanningConfigCache(): void {
-  configs.clear()
-  noticeOwners.clear()
+    ? `No ${where} in this planning tree: ${needed}`
+    : `${where} cannot be read (${config.problem}): ${needed}`
 }

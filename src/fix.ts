@@ -4,9 +4,10 @@ import path from 'node:path'
 import {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 import {applyEdits} from './edits.js'
-import {clearPlanGraphCache, planNodeFromText} from './graph/graph.js'
+import {planNodeFromText} from './graph/graph.js'
 import {lintFiles, planlintDataOf, type LintOptions} from './lint.js'
 import type {Edit} from './rule.js'
+import {LintSession} from './session.js'
 
 /** ESLint's limit: a file whose fixes keep producing new fixes stops after this many passes. */
 export const maxFixPasses = 10
@@ -89,7 +90,8 @@ function graphFacts(filePath: string, text: string): string {
  * parses, the file's own line endings) is checked on every edit before it is
  * offered at all (`src/edits.ts`).
  */
-export async function fixFiles(options: FixOptions): Promise<FixRun> {
+export async function fixFiles(given: FixOptions): Promise<FixRun> {
+  const options = {...given, session: given.session ?? new LintSession()}
   const current = new Map<string, VFile>()
   for (const file of await lintFiles(options)) current.set(absolutePathOf(file), file)
   const fixed = new Map<string, FixedFile>()
@@ -126,7 +128,7 @@ export async function fixFiles(options: FixOptions): Promise<FixRun> {
   const failed = [...fixed.values()].filter((entry) => !entry.written).map((entry) => entry.path)
   if (graphChanged || failed.length > 0) {
     // Cross-file messages of the other plans depend on what was written; unwritten files are as they were.
-    clearPlanGraphCache()
+    options.session.invalidate()
     const again = graphChanged ? [...current.keys()] : failed
     for (const file of await lintFiles({...options, paths: again})) {
       current.set(absolutePathOf(file), file)

@@ -4,7 +4,8 @@ export {rules, type RuleId} from '../rules/index.js'
 export {remarkRule, documentOf, type RemarkLintRule} from './remark.js'
 export {default as suppressionCheck} from './suppression-check.js'
 export {buildDocument, parseMarkdown, type PlanDocument, type DocumentKind} from './model/document.js'
-export {planGraphFor, PlanGraph, type PlanNode} from './graph/graph.js'
+export {PlanGraph, type PlanNode} from './graph/graph.js'
+export {LintSession, processSession, type SessionOptions} from './session.js'
 export type {Edit, Finding, RuleDefinition, Severity} from './rule.js'
 export {presets}
 export default presets.recommended

@@ -5,9 +5,10 @@ import type {Preset} from 'unified'
 import {engine} from 'unified-engine'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
-import {addPlanningRoot} from './graph/graph.js'
 import {presets, type PresetName} from './presets/index.js'
+import {sessionKey} from './remark.js'
 import type {Edit} from './rule.js'
+import {LintSession} from './session.js'
 
 export interface LintOptions {
   /** Files, folders or globs; or files in memory (a `VFile` with a value is linted as it is, not read). */
@@ -17,6 +18,10 @@ export interface LintOptions {
   preset?: PresetName
   /** A remark configuration file to use instead of detecting one. */
   config?: string
+  /** The session to lint in (the fix loop's passes share one); a new one when absent. */
+  session?: LintSession
+  /** Skip named files that a `.remarkignore` ignores without a message (they were named only because staged or written). */
+  silentlyIgnore?: boolean
 }
 
 /** planlint's fields on a remark message (see `src/remark.ts`). */
@@ -41,12 +46,13 @@ const hasGlob = (value: string) => /[*?[\]{}]/.test(value)
  */
 export async function lintFiles(options: LintOptions): Promise<VFile[]> {
   const cwd = options.cwd ?? process.cwd()
+  const session = options.session ?? new LintSession()
   for (const given of options.paths) {
     if (typeof given !== 'string') continue
     if (!hasGlob(given) && !fs.existsSync(path.resolve(cwd, given))) {
       throw new UsageError(`no such file or folder: ${given}`)
     }
-    if (!hasGlob(given) && fs.statSync(path.resolve(cwd, given)).isDirectory()) addPlanningRoot(path.resolve(cwd, given))
+    if (!hasGlob(given) && fs.statSync(path.resolve(cwd, given)).isDirectory()) session.addRoot(path.resolve(cwd, given))
   }
   if (options.config && !fs.existsSync(path.resolve(cwd, options.config))) {
     throw new UsageError(`no such config file: ${options.config}`)
@@ -55,7 +61,7 @@ export async function lintFiles(options: LintOptions): Promise<VFile[]> {
   return new Promise((resolve, reject) => {
     engine(
       {
-        processor: remark(),
+        processor: remark().data(sessionKey, session),
         files: options.paths,
         cwd,
         extensions: ['md', 'markdown'],
@@ -66,6 +72,7 @@ export async function lintFiles(options: LintOptions): Promise<VFile[]> {
         detectConfig: options.config !== undefined || preset === undefined,
         defaultConfig: preset ? undefined : presets.recommended,
         plugins: preset ? [preset] : [],
+        silentlyIgnore: options.silentlyIgnore,
         out: false,
         output: false,
         silent: true,

@@ -1,11 +1,12 @@
 import path from 'node:path'
 import type {Root} from 'mdast'
-import type {Plugin} from 'unified'
+import type {Plugin, Processor} from 'unified'
 import {lintRule} from 'unified-lint-rule'
 import type {VFile} from 'vfile'
 import {documentOfTree, type PlanDocument} from './model/document.js'
 import {messageRange} from './edits.js'
 import {docsUrl, runRule, type Finding, type RuleDefinition} from './rule.js'
+import {processSession, type LintSession} from './session.js'
 
 /** A remark plugin for one planlint rule; `rule` is its framework-independent definition. */
 export type RemarkLintRule = Plugin<[unknown?], Root> & {rule: RuleDefinition<any>}
@@ -47,22 +48,41 @@ function toMessage(file: VFile, document: PlanDocument, finding: Finding) {
   return message
 }
 
+declare module 'unified' {
+  interface Data {
+    /** The lint session a processor's planlint plugins share, put there by planlint's own front ends. */
+    planlintSession?: LintSession
+  }
+}
+
+/** Where a processor carries its lint session (`processor.data(sessionKey, session)`). */
+export const sessionKey = 'planlintSession'
+
+/** The session of a processor: the one planlint's own front ends put there, else the process's (remark-cli). */
+function sessionOf(processor: Processor): LintSession {
+  return processor.data(sessionKey) ?? processSession()
+}
+
+type LintTransform = (tree: Root, file: VFile, next: (error?: Error) => void) => void
+
 /** Turns a rule definition into a remark-lint style plugin (`[severity, options]`). */
 export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRule {
-  const lint = lintRule({origin: `planlint:${rule.id}`, url: docsUrl(rule.id)}, (tree: Root, file: VFile, options: unknown) => {
-    const document = documentOf(tree, file)
-    runRule(
-      rule,
-      document,
-      options,
-      (finding) => toMessage(file, document, finding),
-      // A rule that throws must not take the file (or the run) down with it.
-      (reason, error) => file.message(reason, {place: {line: 1, column: 1}, cause: error instanceof Error ? error : undefined})
-    )
-  }) as unknown as (config: unknown) => ((tree: Root, file: VFile, next: (error?: Error) => void) => void) | undefined
-  const plugin = function (config?: unknown) {
+  const lintIn = (session: LintSession) =>
+    lintRule({origin: `planlint:${rule.id}`, url: docsUrl(rule.id)}, (tree: Root, file: VFile, options: unknown) => {
+      const document = documentOf(tree, file)
+      runRule(
+        rule,
+        document,
+        options,
+        session,
+        (finding) => toMessage(file, document, finding),
+        // A rule that throws must not take the file (or the run) down with it.
+        (reason, error) => file.message(reason, {place: {line: 1, column: 1}, cause: error instanceof Error ? error : undefined})
+      )
+    }) as unknown as (config: unknown) => LintTransform | undefined
+  const plugin = function (this: Processor, config?: unknown) {
     const {level, options} = ruleSetting(rule, config)
-    const transform = lint([level, options])
+    const transform = lintIn(sessionOf(this))([level, options])
     if (!transform) return
     return (tree: Root, file: VFile, next: (error?: Error) => void) => {
       const before = file.messages.length

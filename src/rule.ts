@@ -2,8 +2,9 @@ import path from 'node:path'
 import {safeFinding} from './edits.js'
 import type {DocumentKind, PlanDocument} from './model/document.js'
 import type {Range} from './model/text.js'
-import {planGraphFor, type PlanGraph} from './graph/graph.js'
-import {planningConfigFor, type PlanningConfig} from './config.js'
+import type {PlanGraph} from './graph/graph.js'
+import type {PlanningConfig} from './config.js'
+import type {LintSession} from './session.js'
 import {isSuppressed} from './suppression.js'
 
 export type Severity = 'error' | 'warning'
@@ -33,9 +34,9 @@ export interface Finding {
 export interface RuleContext<Options> {
   document: PlanDocument
   options: Options
-  /** The plan graph of the document's planning tree (built on first use, shared by the run). */
+  /** The plan graph of the document's planning tree (built on first use, shared by the session). */
   graph(): PlanGraph
-  /** `.planning/config.json` of the document's planning tree (read on first use, shared by the run). */
+  /** `.planning/config.json` of the document's planning tree (read on first use, shared by the session). */
   config(): PlanningConfig
   report(finding: Finding): void
 }
@@ -70,17 +71,9 @@ function resolveOptions<Options>(rule: RuleDefinition<Options>, options: unknown
   return {...rule.defaultOptions, ...(options as Partial<Options>)}
 }
 
-/** The plan graph each document's rules share: built once per document, not once per cross-file rule. */
-const documentGraphs = new WeakMap<PlanDocument, PlanGraph>()
-
-function graphOf(document: PlanDocument, filePath: string): PlanGraph {
-  let graph = documentGraphs.get(document)
-  if (!graph) documentGraphs.set(document, (graph = planGraphFor(filePath, document.text, document.frontmatter)))
-  return graph
-}
-
 /**
- * Runs a rule on a document for a front end (remark, ESLint): skips documents
+ * Runs a rule on a document for a front end (remark, ESLint) in `session`
+ * (which gives the rule its plan graph and planning config): skips documents
  * of other kinds, drops findings that inline comments suppress and unsafe
  * edits from each finding (see `src/edits.ts`),
  * and turns a crash into `onCrash` so that the other rules still run.
@@ -89,6 +82,7 @@ export function runRule<Options>(
   rule: RuleDefinition<Options>,
   document: PlanDocument,
   options: unknown,
+  session: LintSession,
   report: (finding: Finding) => void,
   onCrash: (message: string, error: unknown) => void
 ): void {
@@ -98,8 +92,8 @@ export function runRule<Options>(
     rule.check({
       document,
       options: resolveOptions(rule, options),
-      graph: () => graphOf(document, filePath),
-      config: () => planningConfigFor(filePath),
+      graph: () => session.graphOf(document, filePath),
+      config: () => session.configFor(filePath),
       report: (finding) => {
         // Inline suppression comments drop a finding before it becomes a message, in every front end.
         if (!isSuppressed(document, rule.id, finding.range)) report(safeFinding(document, finding))

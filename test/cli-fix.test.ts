@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {parseFrontmatter} from '../src/model/frontmatter.js'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {installPlanlint, planlint as planlintIn, repository} from './support/cli.js'
+import {installPlanlint, planlint as planlintIn, planlintInProcess, repository} from './support/cli.js'
 import {readTree as snapshot, removeTree, writeTree} from './support/tree.js'
 
 const fixtures = path.join(repository, 'test/fixtures/fix')
@@ -12,6 +12,8 @@ const crlfPlan = `${phase}/01-02-PLAN.md`
 let sandbox: string
 
 const planlint = (...args: string[]) => planlintIn(sandbox, ...args)
+/** The same CLI in this process, where a real process adds nothing (the first test and the user-rule test keep it). */
+const cli = (...args: string[]) => planlintInProcess(sandbox, ...args)
 
 const toCrlf = (text: string) => text.replace(/\r?\n/g, '\r\n')
 
@@ -44,24 +46,24 @@ describe('planlint --fix', () => {
     expect(code).toBe(1)
   })
 
-  it('changes nothing on a second run', () => {
-    planlint('--fix')
+  it('changes nothing on a second run', async () => {
+    await cli('--fix')
     const once = snapshot(sandbox)
-    const second = planlint('--fix')
+    const second = await cli('--fix')
     expect(second.stderr).toBe('')
     expect(snapshot(sandbox)).toEqual(once)
   })
 
-  it('never fixes task markup quoted in a code fence', () => {
-    planlint('--fix')
+  it('never fixes task markup quoted in a code fence', async () => {
+    await cli('--fix')
     const text = fs.readFileSync(path.join(sandbox, `${phase}/01-01-PLAN.md`), 'utf8')
     expect(text).toContain('```xml\n<task type="checkpoint:decision" auto_select="s3-compatable">')
     expect(text).toContain('gate="blocking" auto_select="s3-compatible">')
   })
 
-  it('--fix-dry-run prints a unified diff and writes nothing', () => {
+  it('--fix-dry-run prints a unified diff and writes nothing', async () => {
     const before = snapshot(sandbox)
-    const {code, stdout, stderr} = planlint('--fix-dry-run', `${phase}/01-01-SUMMARY.md`)
+    const {code, stdout, stderr} = await cli('--fix-dry-run', `${phase}/01-01-SUMMARY.md`)
     expect(stdout).toContain(`--- a/${phase}/01-01-SUMMARY.md\n+++ b/${phase}/01-01-SUMMARY.md\n@@ -3,5 +3,5 @@\n`)
     expect(stdout).toContain('\n-## Research Complete\n+## RESEARCH COMPLETE\n')
     expect(stderr).toBe('planlint: would apply 1 fix to 1 file\n')
@@ -69,31 +71,31 @@ describe('planlint --fix', () => {
     expect(snapshot(sandbox)).toEqual(before)
   })
 
-  it('--fix-dry-run with --format json gives the fixed text as `output`, like ESLint', () => {
-    const {stdout} = planlint('--fix-dry-run', '--format', 'json', `${phase}/01-01-SUMMARY.md`)
+  it('--fix-dry-run with --format json gives the fixed text as `output`, like ESLint', async () => {
+    const {stdout} = await cli('--fix-dry-run', '--format', 'json', `${phase}/01-01-SUMMARY.md`)
     const [result] = JSON.parse(stdout) as Array<{output?: string; messages: unknown[]}>
     expect(result.output).toContain('## RESEARCH COMPLETE\n')
     expect(result.messages).toEqual([])
   })
 
-  it('--rule applies only the named rules’ fixes', () => {
-    const {stderr} = planlint('--fix', '--rule', 'planlint/completion-marker')
+  it('--rule applies only the named rules’ fixes', async () => {
+    const {stderr} = await cli('--fix', '--rule', 'planlint/completion-marker')
     expect(stderr).toBe('planlint: applied 1 fix to 1 file\n')
     expect(fs.readFileSync(path.join(sandbox, `${phase}/01-01-PLAN.md`), 'utf8')).toContain('autonomous: "yes"')
-    expect(planlint('--rule', 'autonomous-flag').code).toBe(2)
-    expect(planlint('--fix', '--rule', 'no-such-rule').stderr).toContain('unknown rule `no-such-rule`')
+    expect((await cli('--rule', 'autonomous-flag')).code).toBe(2)
+    expect((await cli('--fix', '--rule', 'no-such-rule')).stderr).toContain('unknown rule `no-such-rule`')
   })
 
-  it('exits 0 when fixing leaves no error', () => {
-    expect(planlint('--fix', `${phase}/01-01-PLAN.md`, `${phase}/01-02-PLAN.md`).code).toBe(0)
-    expect(planlint(`${phase}/01-01-PLAN.md`, `${phase}/01-02-PLAN.md`).code).toBe(0)
+  it('exits 0 when fixing leaves no error', async () => {
+    expect((await cli('--fix', `${phase}/01-01-PLAN.md`, `${phase}/01-02-PLAN.md`)).code).toBe(0)
+    expect((await cli(`${phase}/01-01-PLAN.md`, `${phase}/01-02-PLAN.md`)).code).toBe(0)
   })
 
-  it('leaves a file that is not UTF-8 as it was, says so, and exits 2', () => {
+  it('leaves a file that is not UTF-8 as it was, says so, and exits 2', async () => {
     const latin1 = path.join(sandbox, `${phase}/01-01-PLAN.md`)
     const bytes = Buffer.concat([Buffer.from(fs.readFileSync(latin1, 'utf8').replace('Object storage', 'Object storage, caf'), 'latin1'), Buffer.from([0xe9, 0x0a])])
     fs.writeFileSync(latin1, bytes)
-    const {code, stderr} = planlint('--fix', `${phase}/01-01-PLAN.md`)
+    const {code, stderr} = await cli('--fix', `${phase}/01-01-PLAN.md`)
     expect(code).toBe(2)
     expect(stderr).toContain(`could not write ${phase}/01-01-PLAN.md (the file changed on disk, or is not UTF-8 text); the file is unchanged`)
     expect(fs.readFileSync(latin1).equals(bytes)).toBe(true)

@@ -1,12 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {installPlanlint, planlint as planlintIn, remarkBin, repository, run as runIn} from './support/cli.js'
+import {installPlanlint, planlint as planlintIn, planlintInProcess, remarkBin, repository, run as runIn} from './support/cli.js'
 import {removeTree, writeTree} from './support/tree.js'
 
 let sandbox: string
 const run = (command: string, args: string[]) => runIn(command, args, sandbox)
 const planlint = (...args: string[]) => planlintIn(sandbox, ...args)
+/** The same CLI in this process: exit code and output without a process's start-up (the two tests above keep the real one). */
+const cli = (...args: string[]) => planlintInProcess(sandbox, ...args)
 
 beforeAll(() => {
   sandbox = writeTree([], 'planlint-cli-')
@@ -47,33 +49,33 @@ describe('planlint CLI', () => {
     expect(stdout).toBe('')
   })
 
-  it('prints stylish output with rule ids and a summary line', () => {
-    const {stdout} = planlint('.planning/phases/01-setup')
+  it('prints stylish output with rule ids and a summary line', async () => {
+    const {stdout} = await cli('.planning/phases/01-setup')
     expect(stdout).toContain('.planning/phases/01-setup/01-02-PLAN.md')
     expect(stdout).toMatch(/23:63 +error +auto_select `s3-compatable` names no option of this decision; did you mean `s3-compatible`\? +auto-select-option/)
     expect(stdout).toContain('✖ 2 problems (2 errors, 0 warnings)')
   })
 
-  it('keeps errors only with --quiet, and fails on warnings over --max-warnings', () => {
-    const quiet = JSON.parse(planlint('--format', 'json', '--quiet', '.planning/phases/02-api').stdout) as Array<{messages: Array<{severity: number}>}>
+  it('keeps errors only with --quiet, and fails on warnings over --max-warnings', async () => {
+    const quiet = JSON.parse((await cli('--format', 'json', '--quiet', '.planning/phases/02-api')).stdout) as Array<{messages: Array<{severity: number}>}>
     // Not vacuous: the folder has errors, which --quiet keeps.
     expect(quiet.flatMap((result) => result.messages).length).toBeGreaterThan(0)
     expect(quiet.flatMap((result) => result.messages).every((message) => message.severity === 2)).toBe(true)
-    expect(planlint('.planning/phases/02-api/02-RESEARCH.md').code).toBe(0)
-    const limited = planlint('--max-warnings', '0', '.planning/phases/02-api/02-RESEARCH.md')
+    expect((await cli('.planning/phases/02-api/02-RESEARCH.md')).code).toBe(0)
+    const limited = await cli('--max-warnings', '0', '.planning/phases/02-api/02-RESEARCH.md')
     expect(limited.code).toBe(1)
     expect(limited.stderr).toContain('too many warnings')
   })
 
-  it('takes another preset with --preset', () => {
-    const messages = (...args: string[]) =>
-      (JSON.parse(planlint('--format', 'json', ...args, '.planning/phases/01-setup/01-01-PLAN.md').stdout) as Array<{messages: Array<{ruleId: string}>}>)[0].messages.map((message) => message.ruleId)
-    expect(messages('--preset', 'gsd')).toEqual([])
-    expect(messages('--preset', 'pbr')).toEqual(['frontmatter-schema', 'frontmatter-schema', 'task-elements'])
+  it('takes another preset with --preset', async () => {
+    const messages = async (...args: string[]) =>
+      (JSON.parse((await cli('--format', 'json', ...args, '.planning/phases/01-setup/01-01-PLAN.md')).stdout) as Array<{messages: Array<{ruleId: string}>}>)[0].messages.map((message) => message.ruleId)
+    expect(await messages('--preset', 'gsd')).toEqual([])
+    expect(await messages('--preset', 'pbr')).toEqual(['frontmatter-schema', 'frontmatter-schema', 'task-elements'])
   })
 
-  it('accepts globs', () => {
-    const {code, stdout} = planlint('--format', 'json', '.planning/**/*-RESEARCH.md')
+  it('accepts globs', async () => {
+    const {code, stdout} = await cli('--format', 'json', '.planning/**/*-RESEARCH.md')
     expect(code).toBe(0)
     expect((JSON.parse(stdout) as unknown[]).length).toBe(1)
   })
@@ -84,8 +86,8 @@ describe('planlint CLI', () => {
     [['--preset', 'nope'], 'unknown preset `nope`'],
     [['--max-warnings', 'many'], '--max-warnings takes a whole number'],
     [['--no-such-flag'], "Unknown option '--no-such-flag'"]
-  ])('exits 2 with a one-line reason for %j', (args, reason) => {
-    const {code, stderr} = planlint(...args)
+  ])('exits 2 with a one-line reason for %j', async (args, reason) => {
+    const {code, stderr} = await cli(...args)
     expect(code).toBe(2)
     expect(stderr).toContain(reason)
     expect(stderr.trim().split('\n')).toHaveLength(1)

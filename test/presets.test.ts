@@ -5,7 +5,7 @@ import {rules, type RuleId} from '../rules/index.js'
 import {lintFiles} from '../src/lint.js'
 import {presets, type PresetName} from '../src/presets/index.js'
 import suppressionCheck from '../src/suppression-check.js'
-import {planlint, repository} from './support/cli.js'
+import {planlintInProcess, repository} from './support/cli.js'
 import {planWith, removeTree, writeTree} from './support/tree.js'
 
 /** What each preset's file (src/presets/<name>.ts) says: the rules it turns off, and how it sets the ones it changes. */
@@ -89,20 +89,20 @@ describe('planlint --preset', () => {
   })
   afterAll(() => removeTree(root))
 
-  const rulesReported = (tree: string, ...options: string[]) => {
-    const result = planlint(path.join(root, tree), ...options, '--format', 'json', '.planning')
+  const rulesReported = async (tree: string, ...options: string[]) => {
+    const result = await planlintInProcess(path.join(root, tree), ...options, '--format', 'json', '.planning')
     const [file] = JSON.parse(result.stdout) as Array<{messages: Array<{ruleId: string; severity: number}>}>
     return {code: result.code, found: [...new Set(file.messages.map((message) => `${message.ruleId} ${message.severity}`))].sort()}
   }
 
-  it('selects the gsd preset: it reads `human_verify_mode`, which the default preset leaves off', () => {
-    expect(rulesReported('gsd', '--preset', 'gsd')).toEqual({code: 0, found: ['human-verify-mode 1']})
-    expect(rulesReported('gsd')).toEqual({code: 0, found: []})
+  it('selects the gsd preset: it reads `human_verify_mode`, which the default preset leaves off', async () => {
+    expect(await rulesReported('gsd', '--preset', 'gsd')).toEqual({code: 0, found: ['human-verify-mode 1']})
+    expect(await rulesReported('gsd')).toEqual({code: 0, found: []})
   })
 
-  it('selects the pbr preset: `implements`, at most 3 tasks, no globs in `<read_first>`', () => {
-    expect(rulesReported('pbr', '--preset', 'pbr')).toEqual({code: 1, found: ['frontmatter-schema 2', 'max-tasks 2', 'read-first-paths 1']})
-    expect(rulesReported('pbr', '--preset', 'gsd')).toEqual({code: 0, found: []})
+  it('selects the pbr preset: `implements`, at most 3 tasks, no globs in `<read_first>`', async () => {
+    expect(await rulesReported('pbr', '--preset', 'pbr')).toEqual({code: 1, found: ['frontmatter-schema 2', 'max-tasks 2', 'read-first-paths 1']})
+    expect(await rulesReported('pbr', '--preset', 'gsd')).toEqual({code: 0, found: []})
   })
 })
 

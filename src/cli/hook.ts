@@ -1,15 +1,24 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type {LintMessage} from '../reporters/result.js'
+import type {LintMessage, LintResult} from '../reporters/result.js'
 import type {CliIo} from './main.js'
 
-/** The part of a coding agent's post-write hook payload that planlint reads. */
+/**
+ * The parts of a coding agent's post-write hook payload that planlint reads.
+ * Claude Code, Gemini CLI (`AfterTool`) and Codex (`PostToolUse`) send
+ * `cwd` and `tool_input`; Codex's `apply_patch` names its files inside the
+ * patch in `tool_input.command`; Cursor's `afterFileEdit` sends `file_path`
+ * and `workspace_roots` at the top level.
+ */
 interface HookPayload {
   cwd?: unknown
-  tool_input?: {file_path?: unknown; path?: unknown}
+  tool_name?: unknown
+  tool_input?: {file_path?: unknown; path?: unknown; command?: unknown}
+  file_path?: unknown
+  workspace_roots?: unknown
 }
 
-/** Claude Code's PostToolUse hook output ("PostToolUse Decision Control" in its hooks reference). */
+/** Claude Code's PostToolUse hook output ("PostToolUse Decision Control" in its hooks reference), which Codex and Gemini CLI read too. */
 type HookResponse =
   | {decision: 'block'; reason: string}
   | {hookSpecificOutput: {hookEventName: 'PostToolUse'; additionalContext: string}}
@@ -18,35 +27,66 @@ const describe = (message: LintMessage) => `  ${message.line}:${message.column} 
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
+
 /** Whether a file lies in a planning tree (has a `.planning` ancestor). */
 function inPlanningTree(filePath: string): boolean {
   return path.dirname(filePath).split(path.sep).includes('.planning')
 }
 
-/** The response for a file's messages: block on errors, context for warnings, nothing when clean. */
-function hookResponse(file: string, messages: LintMessage[]): HookResponse | undefined {
-  const errors = messages.filter((message) => message.severity === 2)
-  const warnings = messages.filter((message) => message.severity === 1)
-  if (errors.length > 0) {
-    const lines = [`planlint found ${plural(errors.length, 'error')} in ${file} (fix before going on):`, ...errors.map(describe)]
-    if (warnings.length > 0) lines.push(`and ${plural(warnings.length, 'warning')}:`, ...warnings.map(describe))
-    return {decision: 'block', reason: lines.join('\n')}
+/** The files a Codex `apply_patch` wrote: its `*** Add File:`, `*** Update File:` and `*** Move to:` lines. */
+function patchedFiles(patch: string): string[] {
+  const headers = ['*** Add File: ', '*** Update File: ', '*** Move to: ']
+  return patch
+    .split('\n')
+    .flatMap((line) => headers.filter((header) => line.startsWith(header)).map((header) => line.slice(header.length).trim()))
+    .filter((file) => file !== '')
+}
+
+/** The files the agent says it wrote, as given (relative or absolute). */
+function writtenFiles(payload: HookPayload): string[] {
+  const input = payload.tool_input ?? {}
+  const named = text(input.file_path) ?? text(input.path) ?? text(payload.file_path)
+  if (named) return [named]
+  const command = text(input.command)
+  return payload.tool_name === 'apply_patch' && command ? patchedFiles(command) : []
+}
+
+/** The messages of the linted files, each under its file's heading line. */
+function listed(results: Array<{name: string; messages: LintMessage[]}>, heading: (count: number, name: string) => string): string[] {
+  return results.filter((result) => result.messages.length > 0).flatMap((result) => [heading(result.messages.length, result.name), ...result.messages.map(describe)])
+}
+
+/** The response for the files' messages: block on errors, context for warnings, nothing when clean. */
+function hookResponse(results: Array<{name: string; result: LintResult}>, docsUrl: (ruleId: string) => string | undefined): HookResponse | undefined {
+  const bySeverity = (severity: 1 | 2) => results.map(({name, result}) => ({name, messages: result.messages.filter((message) => message.severity === severity)}))
+  const errors = bySeverity(2)
+  const warnings = bySeverity(1)
+  const ruleIds = [...new Set(results.flatMap(({result}) => result.messages.map((message) => message.ruleId ?? '')))]
+  const links = ruleIds.flatMap((id) => {
+    const url = id && docsUrl(id)
+    return url ? [`  ${id}: ${url}`] : []
+  })
+  const docs = links.length > 0 ? ['Rule docs:', ...links] : []
+  const errorLines = listed(errors, (count, name) => `planlint found ${plural(count, 'error')} in ${name} (fix before going on):`)
+  const warningLines = listed(warnings, (count, name) => `planlint found ${plural(count, 'warning')} in ${name}:`)
+  if (errorLines.length > 0) {
+    const andWarnings = warningLines.length > 0 ? ['and ' + warningLines[0].replace(/^planlint found /, ''), ...warningLines.slice(1)] : []
+    return {decision: 'block', reason: [...errorLines, ...andWarnings, ...docs].join('\n')}
   }
-  if (warnings.length > 0) {
-    return {
-      hookSpecificOutput: {
-        hookEventName: 'PostToolUse',
-        additionalContext: [`planlint found ${plural(warnings.length, 'warning')} in ${file}:`, ...warnings.map(describe)].join('\n')
-      }
-    }
+  if (warningLines.length > 0) {
+    return {hookSpecificOutput: {hookEventName: 'PostToolUse', additionalContext: [...warningLines, ...docs].join('\n')}}
   }
   return undefined
 }
 
 /**
- * `planlint hook`: lints the file a coding agent just wrote (named in the
+ * `planlint hook`: lints the plans a coding agent just wrote (named in the
  * hook payload on stdin) and answers in the hook's JSON. It never fails the
- * agent's tool call: whatever goes wrong is one line on stderr and exit 0.
+ * agent's tool call and never blocks on its own failure: a bad payload, a
+ * configuration that cannot load or any other internal failure is one line on
+ * stderr and exit 0. Files that a `.remarkignore` ignores are skipped quietly:
+ * the agent named them only because it wrote them.
  */
 export async function runHook(input: string, io: CliIo): Promise<number> {
   let payload: HookPayload
@@ -57,22 +97,33 @@ export async function runHook(input: string, io: CliIo): Promise<number> {
     io.stderr(`planlint hook: stdin is not a hook payload (${(error as Error).message}); nothing linted\n`)
     return 0
   }
-  const given = payload.tool_input?.file_path ?? payload.tool_input?.path
-  if (typeof given !== 'string' || given === '') {
-    io.stderr('planlint hook: the payload names no `tool_input.file_path` or `tool_input.path`; nothing linted\n')
+  const given = writtenFiles(payload)
+  if (given.length === 0) {
+    io.stderr('planlint hook: the payload names no `tool_input.file_path`, `tool_input.path`, `file_path` or `apply_patch` file; nothing linted\n')
     return 0
   }
-  const cwd = typeof payload.cwd === 'string' && payload.cwd !== '' ? payload.cwd : io.cwd
-  const filePath = path.resolve(cwd, given)
-  if (!/\.(md|markdown)$/i.test(filePath) || !inPlanningTree(filePath) || !fs.existsSync(filePath)) return 0
+  const roots = Array.isArray(payload.workspace_roots) ? payload.workspace_roots : []
+  const cwd = text(payload.cwd) ?? text(roots[0]) ?? io.cwd
+  const plans = given.map((file) => path.resolve(cwd, file)).filter((file) => /\.(md|markdown)$/i.test(file) && inPlanningTree(file) && fs.existsSync(file))
+  if (plans.length === 0) return 0
   try {
     // Loaded only now: the hook runs after every file an agent writes, and most are not plans.
-    const [{lintFiles}, {toResults}] = await Promise.all([import('../lint.js'), import('../reporters/result.js')])
-    const [result] = toResults(await lintFiles({paths: [filePath], cwd}))
-    const response = result && hookResponse(path.relative(cwd, filePath) || filePath, result.messages)
+    const [{lintFiles}, {toResults, ruleDocsUrl}, {processingFailure}] = await Promise.all([
+      import('../lint.js'),
+      import('../reporters/result.js'),
+      import('./engine-messages.js')
+    ])
+    const files = await lintFiles({paths: plans, cwd, silentlyIgnore: true})
+    const failure = processingFailure(files, cwd)
+    if (failure) {
+      io.stderr(`planlint hook: ${failure}; nothing reported\n`)
+      return 0
+    }
+    const results = toResults(files).map((result) => ({name: path.relative(cwd, result.filePath) || result.filePath, result}))
+    const response = hookResponse(results, ruleDocsUrl)
     if (response) io.stdout(JSON.stringify(response) + '\n')
   } catch (error) {
-    io.stderr(`planlint hook: could not lint ${given}: ${(error as Error).message.split('\n')[0]}\n`)
+    io.stderr(`planlint hook: could not lint ${given.join(', ')}: ${(error as Error).message.split('\n')[0]}\n`)
   }
   return 0
 }

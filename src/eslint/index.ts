@@ -7,6 +7,7 @@ import type {PlanlintPreset, RuleSetting} from '../presets/define.js'
 import {presets} from '../presets/index.js'
 import {ruleSetting} from '../remark.js'
 import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition} from '../rule.js'
+import {processSession} from '../session.js'
 import {version} from '../version.js'
 
 /**
@@ -64,7 +65,7 @@ export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
           // Without `frontmatter: "yaml"` the language reads frontmatter as Markdown (a `---` rule, a setext heading).
           const frontmatterAsYaml = tree.children[0]?.type === 'yaml' || !sourceCode.text.startsWith('---')
           const document = documentOfTree(tree, sourceCode.text, context.physicalFilename, frontmatterAsYaml)
-          runRule(rule, document, context.options[0], report, (message) =>
+          runRule(rule, document, context.options[0], processSession(), report, (message) =>
             context.report({loc: {line: 1, column: 0}, message})
           )
         }

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {frontmatterItems, parseFrontmatter, type Frontmatter} from '../model/frontmatter.js'
+import {frontmatterItems, parseFrontmatter} from '../model/frontmatter.js'
 import {isPlanFileName, isSummaryFileName} from '../model/document.js'
 import type {Range} from '../model/text.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
@@ -93,6 +93,8 @@ export class PlanGraph {
   private readonly byDirectory = new Map<string, PlanNode[]>()
   /** Resolutions by plan and entry text: a graph is shared by every file and rule of a run, and entries repeat. */
   private readonly resolutions = new Map<PlanNode, Map<string, Resolution>>()
+  /** What helpers derive from the whole graph (`src/graph/waves.ts`), computed once per graph. */
+  private readonly memos = new Map<string, unknown>()
 
   constructor(readonly root: string, readonly nodes: PlanNode[]) {
     for (const node of nodes) {
@@ -101,6 +103,12 @@ export class PlanGraph {
       if (siblings) siblings.push(node)
       else this.byDirectory.set(node.directory, [node])
     }
+  }
+
+  /** The value `compute` gives, computed on first use and kept with this graph under `key`. */
+  memo<T>(key: string, compute: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, compute())
+    return this.memos.get(key) as T
   }
 
   /** The plans and summaries of one folder. */
@@ -253,65 +261,24 @@ export class PlanGraph {
 }
 
 const maxPlanBytes = 4 * 1024 * 1024
-const revalidateAfterMs = 1000
 
-interface CachedPlan {
+/** What a scan knows of one Markdown file of a tree. */
+export interface ScannedFile {
   /** `mtimeMs:size` of the file when it was read. */
   stamp: string
   node: PlanNode | undefined
 }
 
-interface CachedTree {
-  checkedAt: number
-  files: Map<string, CachedPlan>
-  /** The graph of the files on disk and the open documents, built on first use; valid while `openDocumentsVersion` is. */
-  graph?: {plans: PlanGraph; openDocumentsVersion: number}
-}
+/** The Markdown files of a planning tree, by absolute path. */
+export type TreeFiles = ReadonlyMap<string, ScannedFile>
 
-const trees = new Map<string, CachedTree>()
-const explicitRoots = new Set<string>()
-/** Documents open in an editor, by absolute path, with their graph facts: they win over their files on disk. */
-const openDocuments = new Map<string, {text: string; node: PlanNode | undefined}>()
-/** Counts changes to `openDocuments`, so that graphs built before a change are not reused. */
-let openDocumentsVersion = 0
-
-/** Registers the text of a document open in an editor (the language server calls this on every change). */
-export function setOpenDocument(filePath: string, text: string): void {
-  const absolute = path.resolve(filePath)
-  // Re-checking the other open documents of a tree hands in their texts unchanged: the graphs built still hold.
-  if (openDocuments.get(absolute)?.text === text) return
-  openDocuments.set(absolute, {text, node: planNodeFromText(absolute, text)})
-  openDocumentsVersion++
-}
-
-/** Forgets an open document's text: its file on disk counts again. */
-export function closeOpenDocument(filePath: string): void {
-  openDocuments.delete(path.resolve(filePath))
-  openDocumentsVersion++
-}
-
-/** Roots given on a command line; files below one without a `.planning` ancestor use it as their tree. */
-export function addPlanningRoot(root: string): void {
-  explicitRoots.add(path.resolve(root))
-}
-
-/** The planning tree a file belongs to: its nearest `.planning` ancestor, else a given root, else its folder. */
-export function planningRootOf(filePath: string): string {
-  const absolute = path.resolve(filePath)
-  for (let directory = path.dirname(absolute); ; directory = path.dirname(directory)) {
-    if (path.basename(directory) === '.planning') return directory
-    if (path.dirname(directory) === directory) break
-  }
-  let best: string | undefined
-  for (const root of explicitRoots) {
-    if ((absolute.startsWith(root + path.sep)) && (!best || root.length > best.length)) best = root
-  }
-  return best ?? path.dirname(absolute)
-}
-
-/** Lists the Markdown files of a tree, re-reading only those whose time or size changed since `previous`. */
-function scanTree(root: string, previous?: CachedTree): CachedTree {
-  const files = new Map<string, CachedPlan>()
+/**
+ * Lists the Markdown files of a tree with their graph facts, re-reading only
+ * those whose time or size changed since `previous`; returns `previous`
+ * itself when nothing changed, so what was built on it still holds.
+ */
+export function scanTree(root: string, previous?: TreeFiles): TreeFiles {
+  const files = new Map<string, ScannedFile>()
   const walk = (directory: string) => {
     let entries: fs.Dirent[]
     try {
@@ -325,15 +292,15 @@ function scanTree(root: string, previous?: CachedTree): CachedTree {
         if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(full)
       } else if (entry.isFile() && isSummaryFileName(entry.name)) {
         // A summary is known by its name alone, so the node read before still holds.
-        files.set(full, previous?.files.get(full) ?? {stamp: '', node: summaryNode(full)})
+        files.set(full, previous?.get(full) ?? {stamp: '', node: summaryNode(full)})
       } else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
-        files.set(full, readPlan(full, previous?.files.get(full)))
+        files.set(full, readPlan(full, previous?.get(full)))
       }
     }
   }
   walk(root)
-  const unchanged = previous !== undefined && previous.files.size === files.size && [...files].every(([filePath, cached]) => previous.files.get(filePath) === cached)
-  return {checkedAt: Date.now(), files, graph: unchanged ? previous.graph : undefined}
+  const unchanged = previous !== undefined && previous.size === files.size && [...files].every(([filePath, scanned]) => previous.get(filePath) === scanned)
+  return unchanged ? previous : files
 }
 
 /** A finished plan known from its summary's file name (`01-02-SUMMARY.md`). */
@@ -354,7 +321,7 @@ function summaryNode(filePath: string): PlanNode {
   }
 }
 
-function readPlan(filePath: string, cached: CachedPlan | undefined): CachedPlan {
+function readPlan(filePath: string, cached: ScannedFile | undefined): ScannedFile {
   try {
     const stat = fs.statSync(filePath)
     const stamp = `${stat.mtimeMs}:${stat.size}`
@@ -365,53 +332,4 @@ function readPlan(filePath: string, cached: CachedPlan | undefined): CachedPlan 
   } catch {
     return {stamp: '', node: undefined}
   }
-}
-
-/** Re-checks a cached tree at most once a second: a run over a tree reads it once, an editor sees changes. */
-function refreshed(root: string, tree: CachedTree | undefined): CachedTree {
-  if (tree && Date.now() - tree.checkedAt < revalidateAfterMs) return tree
-  return scanTree(root, tree)
-}
-
-/**
- * The plan graph of the tree that holds `filePath`, read from disk once and
- * reused; `text` (the file as being linted, e.g. an editor buffer) and the
- * texts of other open documents win over the files on disk. While `text`
- * says what the tree already knows of the file, every file and rule of a run
- * shares one graph (and what it has resolved). `frontmatter` is the text's,
- * when the caller has parsed it already (rules: the document model's).
- */
-export function planGraphFor(filePath: string, text: string, frontmatter?: Frontmatter): PlanGraph {
-  const absolute = path.resolve(filePath)
-  const root = planningRootOf(absolute)
-  const tree = refreshed(root, trees.get(root))
-  trees.set(root, tree)
-  if (tree.graph?.openDocumentsVersion !== openDocumentsVersion) {
-    tree.graph = {plans: new PlanGraph(root, [...treeNodes(root, tree).values()]), openDocumentsVersion}
-  }
-  const shared = tree.graph.plans
-  const current = planNodeFromText(absolute, text, frontmatter)
-  const known = shared.byPath.get(absolute)
-  if (current ? JSON.stringify(current) === JSON.stringify(known) : !known || known.summaryOnly) return shared
-  const nodes = new Map(shared.byPath)
-  if (current) nodes.set(absolute, current)
-  else nodes.delete(absolute)
-  return new PlanGraph(root, [...nodes.values()])
-}
-
-/** The nodes of a tree's files, open documents' texts winning. */
-function treeNodes(root: string, tree: CachedTree): Map<string, PlanNode> {
-  const nodes = new Map<string, PlanNode>()
-  for (const [filePath, cached] of tree.files) if (cached.node) nodes.set(filePath, cached.node)
-  for (const [filePath, {node}] of openDocuments) {
-    if (!filePath.startsWith(root + path.sep)) continue
-    if (node) nodes.set(filePath, node)
-    else nodes.delete(filePath)
-  }
-  return nodes
-}
-
-/** Forgets every tree read so far (the next lint re-reads from disk). */
-export function clearPlanGraphCache(): void {
-  trees.clear()
 }

@@ -30,8 +30,6 @@ function phaseDependencies(graph: PlanGraph, node: PlanNode): PhaseDependency[] 
   return found
 }
 
-const computed = new WeakMap<PlanGraph, Map<PlanNode, ImpliedWave | undefined>>()
-
 /**
  * The wave the dependency graph of its phase places a plan in, the way the
  * workflow's index groups plans: the first wave for a plan that waits for no
@@ -42,8 +40,7 @@ const computed = new WeakMap<PlanGraph, Map<PlanNode, ImpliedWave | undefined>>(
  * cannot be known.
  */
 export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | undefined {
-  let known = computed.get(graph)
-  if (!known) computed.set(graph, (known = new Map()))
+  const known = graph.memo('impliedWaves', () => new Map<PlanNode, ImpliedWave | undefined>())
   const visiting = new Set<PlanNode>()
   const place = (plan: PlanNode): ImpliedWave | undefined => {
     if (known.has(plan)) return known.get(plan)

@@ -5,8 +5,8 @@ import type {Plugin} from 'unified'
 import {Configuration} from 'unified-engine'
 import {createUnifiedLanguageServer} from 'unified-language-server'
 import type {VFile} from 'vfile'
-import {closeOpenDocument, planningRootOf, setOpenDocument} from '../graph/graph.js'
 import recommended from '../presets/recommended.js'
+import {processSession} from '../session.js'
 
 /** Where remark users keep their configuration; the language server reads the same files. */
 const remarkConfig = {rcName: '.remarkrc', packageField: 'remarkConfig', ignoreName: '.remarkignore'}
@@ -66,6 +66,8 @@ const recheckDelayMs = 200
  * a document.
  */
 function trackOpenDocuments(documents: TextDocumentsLike): void {
+  // The plugins under unified-language-server have no run of their own: they lint in the process session.
+  const session = processSession()
   /** Per planning tree, the timer that will re-check its open documents but the last one changed (checked with every change). */
   const timers = new Map<string, NodeJS.Timeout>()
   let rechecking = false
@@ -75,27 +77,27 @@ function trackOpenDocuments(documents: TextDocumentsLike): void {
     try {
       for (const other of documents.all()) {
         const otherPath = filePathOf(other.uri)
-        if (otherPath && otherPath !== changed && planningRootOf(otherPath) === root) documents._onDidChangeContent.fire({document: other})
+        if (otherPath && otherPath !== changed && session.planningRootOf(otherPath) === root) documents._onDidChangeContent.fire({document: other})
       }
     } finally {
       rechecking = false
     }
   }
   const scheduleRecheck = (filePath: string) => {
-    const root = planningRootOf(filePath)
+    const root = session.planningRootOf(filePath)
     clearTimeout(timers.get(root))
     timers.set(root, setTimeout(() => recheckOthers(root, filePath), recheckDelayMs))
   }
   documents.onDidChangeContent(({document}) => {
     const filePath = filePathOf(document.uri)
     if (!filePath) return
-    setOpenDocument(filePath, document.getText())
+    session.openDocument(filePath, document.getText())
     if (!rechecking) scheduleRecheck(filePath)
   })
   documents.onDidClose(({document}) => {
     const filePath = filePathOf(document.uri)
     if (!filePath) return
-    closeOpenDocument(filePath)
+    session.closeDocument(filePath)
     scheduleRecheck(filePath)
   })
 }

@@ -1,8 +1,10 @@
 import path from 'node:path'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
+import {rules} from '../../rules/index.js'
 import {planlintDataOf} from '../lint.js'
-import type {Severity} from '../rule.js'
+import {docsUrl, type Severity} from '../rule.js'
+import {suppressionDocsUrl} from '../suppression-check.js'
 
 /** One message in ESLint's result shape, which every planlint reporter reads. */
 export interface LintMessage {
@@ -29,6 +31,12 @@ export interface LintResult {
 
 /** A message's severity as a word (ESLint's numbers are 1 and 2). */
 export const severityName = (message: LintMessage): Severity => (message.severity === 2 ? 'error' : 'warning')
+
+/** The docs page of a planlint rule (or of the suppression check); `undefined` for other plugins' rules. */
+export function ruleDocsUrl(ruleId: string): string | undefined {
+  if (ruleId === 'suppression') return suppressionDocsUrl
+  return Object.hasOwn(rules, ruleId) ? docsUrl(ruleId) : undefined
+}
 
 /** How the reporters describe an edit (a suggestion in JSON, a fix in SARIF). */
 export const editDescription = (edit: {text: string}) => `Replace with \`${edit.text}\``

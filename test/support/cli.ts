@@ -2,6 +2,7 @@ import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {main} from '../../src/cli/main.js'
 
 /** This repository: the `planlint` package that sandboxes install. */
 export const repository = fileURLToPath(new URL('../..', import.meta.url))
@@ -27,8 +28,21 @@ export function run(command: string, args: string[], cwd: string, input?: string
 /** Runs the built planlint CLI in `cwd`. */
 export const planlint = (cwd: string, ...args: string[]): Run => run(process.execPath, [cliBin, ...args], cwd)
 
-/** Makes `root` a project that installed planlint: `planlint`, `planlint/eslint` and the like resolve to this repository. */
+/** Makes `root` a project that installed planlint: `planlint`, `planlint/eslint` and the like resolve to this repository, and `node_modules/.bin` has its commands, as npm links them. */
 export function installPlanlint(root: string): void {
-  fs.mkdirSync(path.join(root, 'node_modules'), {recursive: true})
+  fs.mkdirSync(path.join(root, 'node_modules/.bin'), {recursive: true})
   fs.symlinkSync(repository, path.join(root, 'node_modules/planlint'), 'dir')
+  fs.symlinkSync('../planlint/dist/src/cli/bin.js', path.join(root, 'node_modules/.bin/planlint'))
+}
+
+/**
+ * Runs the CLI's `main` in this process (each run is a session of its own, as
+ * in a fresh process): for the cases where a subprocess adds nothing but
+ * start-up time. A few end-to-end tests keep `planlint`.
+ */
+export async function planlintInProcess(cwd: string, ...args: string[]): Promise<Run> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(args, {cwd, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), isTTY: false})
+  return {code, stdout, stderr}
 }

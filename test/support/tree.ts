@@ -1,8 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {clearPlanningConfigCache} from '../../src/config.js'
-import {clearPlanGraphCache} from '../../src/graph/graph.js'
+import {forgetProcessSession} from '../../src/session.js'
 
 export interface TreeFile {
   path: string
@@ -19,12 +18,11 @@ export function writeFiles(root: string, files: TreeFile[]): string[] {
   })
 }
 
-/** Writes files to a fresh temporary folder (forgetting plan graphs and planning configs read before); returns the folder. */
+/** Writes files to a fresh temporary folder (forgetting what the process session read before); returns the folder. */
 export function writeTree(files: TreeFile[], prefix = 'planlint-test-'): string {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
   writeFiles(root, files)
-  clearPlanGraphCache()
-  clearPlanningConfigCache()
+  forgetProcessSession()
   return root
 }
 

@@ -1,0 +1,178 @@
+import path from 'node:path'
+import {readPlanningConfig, type PlanningConfig} from './config.js'
+import {PlanGraph, planNodeFromText, scanTree, type PlanNode, type TreeFiles} from './graph/graph.js'
+import type {Frontmatter} from './model/frontmatter.js'
+import type {PlanDocument} from './model/document.js'
+
+export interface SessionOptions {
+  /**
+   * Folders given on a command line: a file below one that has no `.planning`
+   * ancestor belongs to the planning tree of the deepest such folder.
+   */
+  roots?: Iterable<string>
+}
+
+/** What a session knows of one planning tree. */
+interface KnownTree {
+  files: TreeFiles
+  /** The graph of the files and the open documents, built on first use, dropped when either changes. */
+  graph?: PlanGraph
+  /** Set by `invalidate`: the next use re-scans (re-reading only files whose time or size changed). */
+  stale: boolean
+}
+
+/**
+ * Everything one run knows: planning roots, plan graphs, planning configs and
+ * open editor buffers. There is one per CLI run (each `lintFiles` call), per
+ * language-server connection and, for front ends without a run of their own
+ * (the remark plugins under remark-cli, the ESLint rules), one per process
+ * (`processSession`). Nothing is re-checked by the clock: what was read stays
+ * true until `invalidate`, `openDocument` or `closeDocument` says otherwise,
+ * so the same inputs give the same messages in any order.
+ */
+export class LintSession {
+  private readonly roots = new Set<string>()
+  private readonly trees = new Map<string, KnownTree>()
+  /** Planning configs by tree root. */
+  private readonly configs = new Map<string, PlanningConfig>()
+  /** Documents open in an editor, by absolute path, with their graph facts: they win over their files on disk. */
+  private readonly openDocuments = new Map<string, {text: string; node: PlanNode | undefined}>()
+  /** The graph each document's rules share: built once per document, not once per cross-file rule. */
+  private readonly documentGraphs = new WeakMap<PlanDocument, PlanGraph>()
+
+  constructor(options: SessionOptions = {}) {
+    for (const root of options.roots ?? []) this.addRoot(root)
+  }
+
+  /** Adds a folder given on a command line (see `SessionOptions.roots`). */
+  addRoot(folder: string): void {
+    this.roots.add(path.resolve(folder))
+  }
+
+  /** The planning tree a file belongs to: its nearest `.planning` ancestor, else the deepest given root holding it, else its folder. */
+  planningRootOf(filePath: string): string {
+    const absolute = path.resolve(filePath)
+    for (let directory = path.dirname(absolute); ; directory = path.dirname(directory)) {
+      if (path.basename(directory) === '.planning') return directory
+      if (path.dirname(directory) === directory) break
+    }
+    let best: string | undefined
+    for (const root of this.roots) {
+      if (absolute.startsWith(root + path.sep) && (!best || root.length > best.length)) best = root
+    }
+    return best ?? path.dirname(absolute)
+  }
+
+  /**
+   * The plan graph of the tree that holds `filePath`, read from disk on first
+   * use. `text` (the file as being linted) and open documents win over the
+   * files on disk; while `text` says what the tree already knows of the file
+   * (always, in a run over files on disk), every file and rule shares one graph
+   * and what it has resolved. `frontmatter` is the text's, when the caller has
+   * parsed it already.
+   */
+  graphFor(filePath: string, text: string, frontmatter?: Frontmatter): PlanGraph {
+    const absolute = path.resolve(filePath)
+    const shared = this.treeGraph(this.planningRootOf(absolute))
+    const current = planNodeFromText(absolute, text, frontmatter)
+    const known = shared.byPath.get(absolute)
+    if (current ? JSON.stringify(current) === JSON.stringify(known) : !known || known.summaryOnly) return shared
+    // A text the tree does not know (a fix pass, an unsaved buffer not opened here): a graph of its own, the shared one untouched.
+    const nodes = new Map(shared.byPath)
+    if (current) nodes.set(absolute, current)
+    else nodes.delete(absolute)
+    return new PlanGraph(shared.root, [...nodes.values()])
+  }
+
+  /** The graph a document's rules share (`graphFor` of the document's path and text, once per document). */
+  graphOf(document: PlanDocument, filePath: string): PlanGraph {
+    let graph = this.documentGraphs.get(document)
+    if (!graph) this.documentGraphs.set(document, (graph = this.graphFor(filePath, document.text, document.frontmatter)))
+    return graph
+  }
+
+  /** `.planning/config.json` of the tree that holds `filePath`, read once per session. */
+  configFor(filePath: string): PlanningConfig {
+    const root = this.planningRootOf(filePath)
+    let config = this.configs.get(root)
+    if (!config) this.configs.set(root, (config = readPlanningConfig(root)))
+    return config
+  }
+
+  /** Registers the text of a document open in an editor (on every change): it wins over its file on disk. */
+  openDocument(filePath: string, text: string): void {
+    const absolute = path.resolve(filePath)
+    // Re-checking the other open documents of a tree hands in their texts unchanged: the graphs built still hold.
+    if (this.openDocuments.get(absolute)?.text === text) return
+    this.openDocuments.set(absolute, {text, node: planNodeFromText(absolute, text)})
+    this.dropGraphOf(absolute)
+  }
+
+  /** Forgets an open document's text: its file on disk counts again. */
+  closeDocument(filePath: string): void {
+    const absolute = path.resolve(filePath)
+    if (this.openDocuments.delete(absolute)) this.dropGraphOf(absolute)
+  }
+
+  /**
+   * Says that files changed on disk: `filePath` (a file or folder), or
+   * everything when none is given. What depends on them is read again on next
+   * use; only files whose time or size changed are re-read.
+   */
+  invalidate(filePath?: string): void {
+    const absolute = filePath === undefined ? undefined : path.resolve(filePath)
+    const holds = (root: string) => absolute === undefined || absolute === root || absolute.startsWith(root + path.sep) || root.startsWith(absolute + path.sep)
+    for (const [root, tree] of this.trees) {
+      if (holds(root)) tree.stale = true
+    }
+    for (const root of this.configs.keys()) {
+      if (holds(root)) this.configs.delete(root)
+    }
+  }
+
+  private dropGraphOf(absolute: string): void {
+    const tree = this.trees.get(this.planningRootOf(absolute))
+    if (tree) tree.graph = undefined
+  }
+
+  private treeGraph(root: string): PlanGraph {
+    let tree = this.trees.get(root)
+    if (!tree || tree.stale) {
+      const files = scanTree(root, tree?.files)
+      tree = {files, graph: files === tree?.files ? tree.graph : undefined, stale: false}
+      this.trees.set(root, tree)
+    }
+    if (!tree.graph) {
+      const nodes = new Map<string, PlanNode>()
+      for (const [filePath, cached] of tree.files) if (cached.node) nodes.set(filePath, cached.node)
+      for (const [filePath, {node}] of this.openDocuments) {
+        if (!filePath.startsWith(root + path.sep)) continue
+        if (node) nodes.set(filePath, node)
+        else nodes.delete(filePath)
+      }
+      tree.graph = new PlanGraph(root, [...nodes.values()])
+    }
+    return tree.graph
+  }
+}
+
+/** The session of front ends that have no run of their own; created on first use. */
+let sharedSession: LintSession | undefined
+
+/**
+ * The session of a front end that is handed one file at a time with no run
+ * around it: the remark plugins under remark-cli (or any unified pipeline not
+ * started by planlint), the ESLint rules and the language server. It lives as
+ * long as the process; such a front end tells it about changes
+ * (`openDocument`, `invalidate`). This is the one piece of module state in
+ * planlint (see docs/architecture.md, "No module state").
+ */
+export function processSession(): LintSession {
+  sharedSession ??= new LintSession()
+  return sharedSession
+}
+
+/** Forgets the process session (tests that rewrite a tree between remark runs); the next use starts a new one. */
+export function forgetProcessSession(): void {
+  sharedSession = undefined
+}

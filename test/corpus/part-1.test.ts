@@ -1,0 +1,3 @@
+import {checkCorpusPart} from '../support/corpus.js'
+
+checkCorpusPart(1)
