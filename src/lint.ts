@@ -18,6 +18,8 @@ export interface LintOptions {
   preset?: PresetName
   /** A remark configuration file to use instead of detecting one. */
   config?: string
+  /** Report on plans that have run or are superseded too (`--include-executed`; see `RunSettings`). */
+  includeExecuted?: boolean
   /** The session to lint in (the fix loop's passes share one); a new one when absent. */
   session?: LintSession
   /** Skip named files that a `.remarkignore` ignores without a message (they were named only because staged or written). */
@@ -72,6 +74,8 @@ export async function lintFiles(options: LintOptions): Promise<VFile[]> {
         detectConfig: options.config !== undefined || preset === undefined,
         defaultConfig: preset ? undefined : presets.recommended,
         plugins: preset ? [preset] : [],
+        // Shared settings, merged over those of the configuration files (where `settings.planlint` says the same).
+        ...(options.includeExecuted ? {settings: {planlint: {includeExecuted: true}}} : {}),
         silentlyIgnore: options.silentlyIgnore,
         out: false,
         output: false,

@@ -5,7 +5,7 @@ import {lintRule} from 'unified-lint-rule'
 import type {VFile} from 'vfile'
 import {documentOfTree, type PlanDocument} from './model/document.js'
 import {messageRange} from './edits.js'
-import {docsUrl, runRule, type Finding, type RuleDefinition} from './rule.js'
+import {docsUrl, runRule, type Finding, type RuleDefinition, type RunSettings} from './rule.js'
 import {processSession, type LintSession} from './session.js'
 
 /** A remark plugin for one planlint rule; `rule` is its framework-independent definition. */
@@ -27,6 +27,11 @@ export function ruleSetting(rule: RuleDefinition<any>, config: unknown): {level:
   else if (severityWords.has(config)) [severity, options] = [config, undefined]
   if (severity === undefined || severity === 'on' || severity === true) severity = rule.severity === 'error' ? 2 : 1
   return {level: severityLevels[String(severity)], options}
+}
+
+/** planlint's part of a processor's shared settings. */
+export function runSettingsOf(processor: Processor): RunSettings | undefined {
+  return processor.data('settings')?.planlint
 }
 
 /** The shared document model of a file, built by the first rule that runs on it. */
@@ -53,13 +58,17 @@ declare module 'unified' {
     /** The lint session a processor's planlint plugins share, put there by planlint's own front ends. */
     planlintSession?: LintSession
   }
+  interface Settings {
+    /** planlint's settings in a remark configuration: `settings: {planlint: {includeExecuted: true}}`. */
+    planlint?: RunSettings
+  }
 }
 
 /** Where a processor carries its lint session (`processor.data(sessionKey, session)`). */
 export const sessionKey = 'planlintSession'
 
 /** The session of a processor: the one planlint's own front ends put there, else the process's (remark-cli). */
-function sessionOf(processor: Processor): LintSession {
+export function sessionOf(processor: Processor): LintSession {
   return processor.data(sessionKey) ?? processSession()
 }
 
@@ -67,7 +76,7 @@ type LintTransform = (tree: Root, file: VFile, next: (error?: Error) => void) =>
 
 /** Turns a rule definition into a remark-lint style plugin (`[severity, options]`). */
 export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRule {
-  const lintIn = (session: LintSession) =>
+  const lintIn = (session: LintSession, settings: RunSettings | undefined) =>
     lintRule({origin: `planlint:${rule.id}`, url: docsUrl(rule.id)}, (tree: Root, file: VFile, options: unknown) => {
       const document = documentOf(tree, file)
       runRule(
@@ -77,12 +86,13 @@ export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRu
         session,
         (finding) => toMessage(file, document, finding),
         // A rule that throws must not take the file (or the run) down with it.
-        (reason, error) => file.message(reason, {place: {line: 1, column: 1}, cause: error instanceof Error ? error : undefined})
+        (reason, error) => file.message(reason, {place: {line: 1, column: 1}, cause: error instanceof Error ? error : undefined}),
+        settings
       )
     }) as unknown as (config: unknown) => LintTransform | undefined
   const plugin = function (this: Processor, config?: unknown) {
     const {level, options} = ruleSetting(rule, config)
-    const transform = lintIn(sessionOf(this))([level, options])
+    const transform = lintIn(sessionOf(this), runSettingsOf(this))([level, options])
     if (!transform) return
     return (tree: Root, file: VFile, next: (error?: Error) => void) => {
       const before = file.messages.length

@@ -72,11 +72,35 @@ function resolveOptions<Options>(rule: RuleDefinition<Options>, options: unknown
 }
 
 /**
+ * How a front end runs the rules, from its shared settings: `settings.planlint`
+ * in a remark configuration or an ESLint config, and the CLI's flags.
+ */
+export interface RunSettings {
+  /** Report on plans that have run or are superseded too (`--include-executed`), to audit a tree's history. */
+  includeExecuted?: boolean
+}
+
+/**
+ * Whether rules report on a document. By default not on a plan that nothing
+ * will execute again: one that has run (a summary pairs with it) or is
+ * `status: superseded`. Such plans stay in the plan graph, so the other plans'
+ * cross-file checks still see them.
+ */
+export function isReported(document: PlanDocument, session: LintSession, settings: RunSettings | undefined): boolean {
+  if (document.kind !== 'plan' || settings?.includeExecuted) return true
+  const filePath = document.path ?? path.resolve('unnamed.md')
+  const graph = session.graphOf(document, filePath)
+  const node = graph.planAt(filePath)
+  return !node || graph.executionState(node) === 'pending'
+}
+
+/**
  * Runs a rule on a document for a front end (remark, ESLint) in `session`
  * (which gives the rule its plan graph and planning config): skips documents
- * of other kinds, drops findings that inline comments suppress and unsafe
- * edits from each finding (see `src/edits.ts`),
- * and turns a crash into `onCrash` so that the other rules still run.
+ * of other kinds and plans that have run (see `isReported`), drops findings
+ * that inline comments suppress and unsafe edits from each finding (see
+ * `src/edits.ts`), and turns a crash into `onCrash` so that the other rules
+ * still run.
  */
 export function runRule<Options>(
   rule: RuleDefinition<Options>,
@@ -84,11 +108,13 @@ export function runRule<Options>(
   options: unknown,
   session: LintSession,
   report: (finding: Finding) => void,
-  onCrash: (message: string, error: unknown) => void
+  onCrash: (message: string, error: unknown) => void,
+  settings?: RunSettings
 ): void {
   if (!rule.kinds.includes(document.kind)) return
   const filePath = document.path ?? path.resolve('unnamed.md')
   try {
+    if (!isReported(document, session, settings)) return
     rule.check({
       document,
       options: resolveOptions(rule, options),

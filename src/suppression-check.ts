@@ -1,12 +1,13 @@
 import type {Root} from 'mdast'
-import type {Plugin} from 'unified'
+import type {Plugin, Processor} from 'unified'
 import {lintRule} from 'unified-lint-rule'
 import type {VFile} from 'vfile'
 import {rules} from '../rules/index.js'
 import {closestFirst, isNearMiss} from './distance.js'
 import type {Directive} from './model/directives.js'
-import {documentOf} from './remark.js'
-import {docsBaseUrl} from './rule.js'
+import {documentOf, runSettingsOf, sessionOf} from './remark.js'
+import {docsBaseUrl, isReported, type RunSettings} from './rule.js'
+import type {LintSession} from './session.js'
 import {suppressedBy} from './suppression.js'
 
 export const suppressionDocsUrl = new URL('../suppression.md', docsBaseUrl).href
@@ -21,11 +22,12 @@ const label = (directive: Directive) => (directive.syntax === 'planlint' ? `plan
  * its suppressed findings itself (`src/remark.ts`), so only a plugin that runs
  * after all of them knows which comments were used: the presets list it last.
  * remark-lint's `lint` comments are shared with remark-lint, so only their
- * planlint rule ids are checked.
+ * planlint rule ids are checked. Plans the rules do not report on (they have
+ * run) are not checked either: no comment in them can suppress anything.
  */
-const suppressionCheck = lintRule({origin: 'planlint:suppression', url: suppressionDocsUrl}, (tree: Root, file: VFile) => {
+const check = (session: LintSession, settings: RunSettings | undefined) => lintRule({origin: 'planlint:suppression', url: suppressionDocsUrl}, (tree: Root, file: VFile) => {
   const document = documentOf(tree, file)
-  if (document.kind === 'other') return
+  if (document.kind === 'other' || !isReported(document, session, settings)) return
   const point = (offset: number) => document.lines.point(offset)
   for (const directive of document.directives) {
     const used = suppressedBy(document, directive)
@@ -52,6 +54,11 @@ const suppressionCheck = lintRule({origin: 'planlint:suppression', url: suppress
       })
     }
   }
-}) as Plugin<[unknown?], Root>
+})
+
+const suppressionCheck = function (this: Processor, config?: unknown) {
+  return (check(sessionOf(this), runSettingsOf(this)) as unknown as (config?: unknown) => unknown)(config)
+} as Plugin<[unknown?], Root>
+Object.defineProperty(suppressionCheck, 'name', {value: 'planlint:suppression'})
 
 export default suppressionCheck

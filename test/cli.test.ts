@@ -74,6 +74,26 @@ describe('planlint CLI', () => {
     expect(await messages('--preset', 'pbr')).toEqual(['frontmatter-schema', 'frontmatter-schema', 'task-elements'])
   })
 
+  it('reports nothing on a plan that has run, unless --include-executed', async () => {
+    const summary = path.join(sandbox, '.planning/phases/02-api/02-01-SUMMARY.md')
+    const rulesOn = async (...args: string[]) =>
+      (JSON.parse((await cli('--format', 'json', ...args, '.planning/phases/02-api')).stdout) as Array<{filePath: string; messages: Array<{ruleId: string}>}>)
+        .filter((result) => result.filePath.endsWith('02-01-PLAN.md'))
+        .flatMap((result) => result.messages.map((message) => message.ruleId))
+    const before = await rulesOn()
+    expect(before).toContain('dependency-exists')
+    fs.writeFileSync(summary, '# Plan 02-01 summary\n')
+    try {
+      expect(await rulesOn()).toEqual([])
+      expect(await rulesOn('--include-executed')).toEqual(before)
+      // The plan that ran is still in the graph: 02-02 still closes a cycle through it.
+      const other = JSON.parse((await cli('--format', 'json', '.planning/phases/02-api/02-02-PLAN.md')).stdout) as Array<{messages: Array<{ruleId: string}>}>
+      expect(other[0].messages.map((message) => message.ruleId)).toContain('no-dependency-cycle')
+    } finally {
+      fs.rmSync(summary)
+    }
+  })
+
   it('accepts globs', async () => {
     const {code, stdout} = await cli('--format', 'json', '.planning/**/*-RESEARCH.md')
     expect(code).toBe(0)
@@ -118,6 +138,23 @@ describe('remark CLI with planlint', () => {
       expect(frail.code).toBe(1)
       expect(frail.stderr).toContain('completion-marker')
     } finally {
+      fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
+    }
+  })
+
+  it('reads settings.planlint.includeExecuted from the remark configuration', () => {
+    const summary = path.join(sandbox, '.planning/phases/02-api/02-01-SUMMARY.md')
+    const plan = '.planning/phases/02-api/02-01-PLAN.md'
+    fs.writeFileSync(summary, '# Plan 02-01 summary\n')
+    try {
+      fs.writeFileSync(path.join(sandbox, '.remarkrc.mjs'), "export default {plugins: ['planlint']}\n")
+      expect(run(remarkBin, [plan, '--frail', '--quiet', '--no-color']).code).toBe(0)
+      fs.writeFileSync(path.join(sandbox, '.remarkrc.mjs'), "export default {settings: {planlint: {includeExecuted: true}}, plugins: ['planlint']}\n")
+      const audit = run(remarkBin, [plan, '--frail', '--quiet', '--no-color'])
+      expect(audit.code).toBe(1)
+      expect(audit.stderr).toContain('dependency-exists')
+    } finally {
+      fs.rmSync(summary)
       fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
     }
   })

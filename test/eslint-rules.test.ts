@@ -42,7 +42,13 @@ async function casesOf(ruleId: RuleId): Promise<{valid: ValidCase[]; invalid: In
     for (const [fileIndex, filePath] of filePaths.entries()) {
       const code = example.files[fileIndex].text
       const vfile = await lintExampleFile(ruleId, example, root, filePath, code)
-      const base = {name: `${example.title} (${example.files[fileIndex].path})`, code, filename: filePath, options: example.options ? [example.options] : []}
+      const base = {
+        name: `${example.title} (${example.files[fileIndex].path})`,
+        code,
+        filename: filePath,
+        options: example.options ? [example.options] : [],
+        ...(example.settings ? {settings: {planlint: example.settings}} : {})
+      }
       if (vfile.messages.length === 0) {
         valid.push(base)
         continue

@@ -35,6 +35,7 @@ Options:
   --fix                 apply the fixes, then report what remains
   --fix-dry-run         print the fixes as a unified diff; write nothing
   --rule <id>           with --fix: apply only this rule's fixes (repeatable)
+  --include-executed    also report on plans that have run (have a SUMMARY) or are superseded
   -h, --help            show this help
   -v, --version         show the version
 
@@ -65,6 +66,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         fix: {type: 'boolean', default: false},
         'fix-dry-run': {type: 'boolean', default: false},
         rule: {type: 'string', multiple: true},
+        'include-executed': {type: 'boolean', default: false},
         help: {type: 'boolean', short: 'h'},
         version: {type: 'boolean', short: 'v'}
       }
@@ -115,7 +117,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       paths: positionals.length > 0 ? positionals : ['.planning'],
       cwd: io.cwd,
       preset: values.preset as keyof typeof presets | undefined,
-      config: values.config
+      config: values.config,
+      includeExecuted: values['include-executed']
     }
     let fixRun: FixRun | undefined
     let writeFailures = 0

@@ -6,7 +6,7 @@ import {documentOfTree} from '../model/document.js'
 import type {PlanlintPreset, RuleSetting} from '../presets/define.js'
 import {presets} from '../presets/index.js'
 import {ruleSetting} from '../remark.js'
-import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition} from '../rule.js'
+import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition, type RunSettings} from '../rule.js'
 import {processSession} from '../session.js'
 import {version} from '../version.js'
 
@@ -65,8 +65,15 @@ export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
           // Without `frontmatter: "yaml"` the language reads frontmatter as Markdown (a `---` rule, a setext heading).
           const frontmatterAsYaml = tree.children[0]?.type === 'yaml' || !sourceCode.text.startsWith('---')
           const document = documentOfTree(tree, sourceCode.text, context.physicalFilename, frontmatterAsYaml)
-          runRule(rule, document, context.options[0], processSession(), report, (message) =>
-            context.report({loc: {line: 1, column: 0}, message})
+          runRule(
+            rule,
+            document,
+            context.options[0],
+            processSession(),
+            report,
+            (message) => context.report({loc: {line: 1, column: 0}, message}),
+            // ESLint's shared settings, as in a remark configuration: `settings: {planlint: {includeExecuted: true}}`.
+            (context.settings as {planlint?: RunSettings} | undefined)?.planlint
           )
         }
       }

@@ -22,7 +22,9 @@ export interface PlanNode {
   planText: string | undefined
   dependsOn: DependencyEntry[]
   wave: number | undefined
-  /** Known only from its `*-SUMMARY.md`: the plan ran and its file was removed. */
+  /** `status: superseded`: retired, never to be executed (GSD leaves it out of the phase's counts and its index). */
+  superseded?: boolean
+  /** A summary (`*-SUMMARY.md`, `SUMMARY-NN.md`): the record of a plan that ran, or the stand-in for one whose file was removed. */
   summaryOnly?: boolean
 }
 
@@ -47,6 +49,7 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
   const phaseEntry = frontmatter?.entries.get('phase')
   const dependsEntry = frontmatter?.entries.get('depends_on')
   const waveEntry = frontmatter?.entries.get('wave')
+  const statusValue = frontmatter?.entries.get('status')?.value
   const planValue = planEntry?.value
   return {
     path: filePath,
@@ -64,7 +67,9 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
             .filter((item) => item.value !== null && String(item.value).trim() !== '')
             .map((item) => ({text: item.text, range: item.range}))
         : [],
-    wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined
+    wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined,
+    // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
+    ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
   }
 }
 
@@ -72,6 +77,30 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
 function planNumber(value: string | undefined): string | undefined {
   const full = value === undefined ? null : /^\d+(?:\.\d+)*[a-z]?-(\d+[a-z]?)$/i.exec(value.trim())
   return normalizeNumber(full ? full[1] : value)
+}
+
+/** The file names of the summaries that record a plan of this file name as run (see `PlanGraph.summaryOf`). */
+function summaryNamesOf(planFileName: string): string[] {
+  const base = planFileName.replace(/\.md$/i, '')
+  const names = [base.replace(/PLAN/i, 'SUMMARY') + '.md', base + '-SUMMARY.md']
+  const legacy = /^(\d+)-PLAN-(\d+)/i.exec(base)
+  if (legacy) names.push(`${legacy[1]}-${legacy[2]}-SUMMARY.md`)
+  return names
+}
+
+/** The `phase-plan` id that starts a slugged plan's file name: `01-02` for `01-02-auth-PLAN.md` and `01-02-PLAN.md`. */
+function canonicalIdOf(planFileName: string): string | undefined {
+  return /^(\d+(?:\.\d+)*[a-z]?-\d+[a-z]?)(?=-)/i.exec(planFileName)?.[1]
+}
+
+/** Summaries by name: `*-SUMMARY.md`, `SUMMARY.md`, and the nested layout's `SUMMARY-01.md`. */
+function isSummaryLike(fileName: string): boolean {
+  return isSummaryFileName(fileName) || /^SUMMARY-\d+[a-z]?(?:-[\w.-]+)?\.md$/i.test(fileName)
+}
+
+/** The plan file name a summary stands for: `01-02-SUMMARY.md` → `01-02-PLAN.md`, `SUMMARY-01.md` → `PLAN-01.md`, `SUMMARY.md` → `PLAN.md`. */
+function planFileNameOf(summaryFileName: string): string {
+  return /^SUMMARY[-.]/i.test(summaryFileName) ? summaryFileName.replace(/^SUMMARY/i, 'PLAN') : summaryFileName.replace(/-?SUMMARY\.md$/, '-PLAN.md')
 }
 
 /** A scalar's source without quotes, so `02` stays `02` even though YAML reads it as 2. */
@@ -120,6 +149,41 @@ export class PlanGraph {
   planAt(filePath: string | undefined): PlanNode | undefined {
     const node = filePath === undefined ? undefined : this.byPath.get(filePath)
     return node?.summaryOnly ? undefined : node
+  }
+
+  /**
+   * The summary that records `plan` as run, paired by file name the way GSD's
+   * executor pairs them (`summaryCandidates` in its core-utils.cjs): `PLAN`
+   * swapped for `SUMMARY` (`01-02-SUMMARY.md`, `SUMMARY-01.md`, `SUMMARY.md`),
+   * `<stem>-SUMMARY.md`, `N-M-SUMMARY.md` for `N-PLAN-M…`, and the bare id
+   * for a slugged plan (`01-02-SUMMARY.md` for `01-02-auth-PLAN.md`). GSD lets
+   * that last summary stand for every plan of the folder with the id; here it
+   * stands for one only when no other plan has the id, so a new plan that
+   * reuses a finished plan's number is not taken for finished.
+   */
+  summaryOf(plan: PlanNode): PlanNode | undefined {
+    const fileName = path.basename(plan.path)
+    const summaryAt = (name: string) => {
+      const summary = this.byPath.get(path.join(plan.directory, name))
+      return summary?.summaryOnly ? summary : undefined
+    }
+    for (const name of summaryNamesOf(fileName)) {
+      const summary = summaryAt(name)
+      if (summary) return summary
+    }
+    const id = canonicalIdOf(fileName)
+    if (id === undefined) return undefined
+    const sharing = this.inDirectory(plan.directory).filter((other) => !other.summaryOnly && canonicalIdOf(path.basename(other.path))?.toLowerCase() === id.toLowerCase())
+    return sharing.length === 1 ? summaryAt(`${id}-SUMMARY.md`) : undefined
+  }
+
+  /**
+   * Whether nothing will execute `plan` again: GSD's execute-phase skips a plan
+   * that has a summary, and never schedules one marked `status: superseded`.
+   */
+  executionState(plan: PlanNode): 'pending' | 'executed' | 'superseded' {
+    if (plan.superseded) return 'superseded'
+    return this.summaryOf(plan) ? 'executed' : 'pending'
   }
 
   /** Resolves one `depends_on` entry of `from` (see the spec's "Resolving depends_on"). */
@@ -290,7 +354,7 @@ export function scanTree(root: string, previous?: TreeFiles): TreeFiles {
       const full = path.join(directory, entry.name)
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(full)
-      } else if (entry.isFile() && isSummaryFileName(entry.name)) {
+      } else if (entry.isFile() && isSummaryLike(entry.name)) {
         // A summary is known by its name alone, so the node read before still holds.
         files.set(full, previous?.get(full) ?? {stamp: '', node: summaryNode(full)})
       } else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
@@ -305,7 +369,7 @@ export function scanTree(root: string, previous?: TreeFiles): TreeFiles {
 
 /** A finished plan known from its summary's file name (`01-02-SUMMARY.md`). */
 function summaryNode(filePath: string): PlanNode {
-  const fileName = path.basename(filePath).replace(/-?SUMMARY\.md$/, '-PLAN.md')
+  const fileName = planFileNameOf(path.basename(filePath))
   const ids = idsFromFileName(fileName)
   const directory = path.dirname(filePath)
   return {

@@ -10,6 +10,7 @@ import {rules} from '../../rules/index.js'
 import {applyEdits} from '../../src/edits.js'
 import {maxFixPasses} from '../../src/fix.js'
 import {planlintDataOf} from '../../src/lint.js'
+import type {RunSettings} from '../../src/rule.js'
 import {removeTree, writeTree} from './tree.js'
 
 /**
@@ -23,7 +24,9 @@ import {removeTree, writeTree} from './tree.js'
  * `file:line:column-endLine:endColumn: message`, marked ` [warning]` or
  * ` [error]` when the message's severity is not the rule's default.
  * No `text` block means the rule reports nothing. A `markdown` block whose
- * meta also says `fixed` shows a file after `planlint --fix`.
+ * meta also says `fixed` shows a file after `planlint --fix`. An
+ * `options='{…}'` meta gives the rule's options, a `settings='{…}'` meta the
+ * run's shared settings (`settings.planlint`, as `--include-executed` sets).
  */
 export interface DocExample {
   title: string
@@ -32,6 +35,7 @@ export interface DocExample {
   /** Files as `--fix` leaves them (only those the example shows). */
   fixed: Array<{path: string; text: string}>
   options?: unknown
+  settings?: RunSettings
 }
 
 export function docExamples(ruleId: string): DocExample[] {
@@ -59,12 +63,14 @@ export function docExamplesOf(page: URL): DocExample[] {
     const code = node as Code
     const filePath = /path="([^"]+)"/.exec(code.meta ?? '')?.[1]
     const options = /options='([^']+)'/.exec(code.meta ?? '')?.[1]
+    const settings = /settings='([^']+)'/.exec(code.meta ?? '')?.[1]
     if (code.lang === 'markdown' && filePath && /(^|\s)fixed(\s|$)/.test(code.meta ?? '')) {
       current.fixed.push({path: filePath, text: code.value + '\n'})
     } else if (filePath && code.lang !== 'text') {
       const text = /(^|\s)nul(\s|$)/.test(code.meta ?? '') ? code.value.replaceAll('␀', '\u0000') : code.value
       current.files.push({path: filePath, text: text + '\n', lint: code.lang === 'markdown'})
       if (options) current.options = JSON.parse(options)
+      if (settings) current.settings = JSON.parse(settings)
     } else if (code.lang === 'text') {
       current.expected = code.value.split('\n').filter((line) => line.trim() !== '')
     }
@@ -76,6 +82,7 @@ export function docExamplesOf(page: URL): DocExample[] {
 export async function lintExampleFile(ruleId: keyof typeof rules, example: DocExample, root: string, filePath: string, text: string): Promise<VFile> {
   const vfile = new VFile({path: filePath, value: text, cwd: root})
   await remark()
+    .data('settings', {planlint: example.settings})
     .use(remarkFrontmatter, ['yaml'])
     .use(rules[ruleId], example.options === undefined ? undefined : [true, example.options])
     .process(vfile)
