@@ -8,4 +8,8 @@ export {PlanGraph, type PlanNode} from './graph/graph.js'
 export {LintSession, processSession, type SessionOptions} from './session.js'
 export type {Edit, Finding, RuleDefinition, Severity} from './rule.js'
 export {presets}
+const recommended = presets.recommended
 export default presets.recommended
+// What `require('planlint')` returns from a CommonJS config (`.remarkrc.cjs`): Node's require() of
+// an ES module gives this export, when there is one, instead of the module namespace.
+export {recommended as 'module.exports'}

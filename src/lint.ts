@@ -24,6 +24,8 @@ export interface LintOptions {
   session?: LintSession
   /** Skip named files that a `.remarkignore` ignores without a message (they were named only because staged or written). */
   silentlyIgnore?: boolean
+  /** Called as each file has been linted (the CLI's progress line). */
+  onFileLinted?: () => void
 }
 
 /** planlint's fields on a remark message (see `src/remark.ts`). */
@@ -38,6 +40,9 @@ export function planlintDataOf(message: VFileMessage): PlanlintMessageData {
 
 /** Raised for usage errors and internal failures (CLI exit code 2). */
 export class UsageError extends Error {}
+
+/** A plugin that calls back once per file, after the rules (it is the last plugin). */
+const progressPlugin = (onFileLinted: () => void) => () => () => onFileLinted()
 
 const hasGlob = (value: string) => /[*?[\]{}]/.test(value)
 
@@ -73,7 +78,7 @@ export async function lintFiles(options: LintOptions): Promise<VFile[]> {
         rcPath: options.config,
         detectConfig: options.config !== undefined || preset === undefined,
         defaultConfig: preset ? undefined : presets.recommended,
-        plugins: preset ? [preset] : [],
+        plugins: [...(preset ? [preset] : []), ...(options.onFileLinted ? [progressPlugin(options.onFileLinted)] : [])],
         // Shared settings, merged over those of the configuration files (where `settings.planlint` says the same).
         ...(options.includeExecuted ? {settings: {planlint: {includeExecuted: true}}} : {}),
         silentlyIgnore: options.silentlyIgnore,

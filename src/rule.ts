@@ -64,7 +64,7 @@ export function docsUrl(ruleId: string): string {
 }
 
 /** Merges user options over the rule's defaults (one level deep, like ESLint's defaultOptions). */
-function resolveOptions<Options>(rule: RuleDefinition<Options>, options: unknown): Options {
+export function resolveOptions<Options>(rule: RuleDefinition<Options>, options: unknown): Options {
   if (options === undefined || options === null || typeof options !== 'object' || Array.isArray(options)) {
     return rule.defaultOptions
   }

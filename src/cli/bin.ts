@@ -6,7 +6,9 @@ const io: CliIo = {
   cwd: process.cwd(),
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  isTTY: Boolean(process.stdout.isTTY)
+  isTTY: Boolean(process.stdout.isTTY),
+  stderrIsTTY: Boolean(process.stderr.isTTY),
+  env: process.env
 }
 
 async function readStdin(): Promise<string> {

@@ -1,21 +1,34 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import {parseArgs} from 'node:util'
+import picomatch from 'picomatch'
+import type {VFile} from 'vfile'
 import {rules} from '../../rules/index.js'
 import {fixFiles, type FixRun} from '../fix.js'
 import {reportFixes} from './fix-report.js'
 import {lintFiles, UsageError} from '../lint.js'
 import {isPresetName, presets} from '../presets/index.js'
-import {formatGithub} from '../reporters/github.js'
+import {formatGithub, formatGithubSummary} from '../reporters/github.js'
 import {formatJson} from '../reporters/json.js'
 import {toResults, type LintResult} from '../reporters/result.js'
 import {formatSarif} from '../reporters/sarif.js'
 import {formatStylish} from '../reporters/stylish.js'
 import {version} from '../version.js'
+import {isIgnoredNotice, processingFailure} from './engine-messages.js'
+import {configLoader, enabledRules, printConfig} from './print-config.js'
+import {colorEnabled, hyperlinksEnabled, progressLine} from './terminal.js'
+
+interface FormatOptions {
+  color: boolean
+  links: boolean
+  cwd: string
+}
 
 const formats = {
-  stylish: (results: LintResult[], color: boolean, cwd: string) => formatStylish(results, {color, cwd}),
+  stylish: (results: LintResult[], {color, links, cwd}: FormatOptions) => formatStylish(results, {color, links, cwd}),
   json: (results: LintResult[]) => formatJson(results),
-  sarif: (results: LintResult[], _color: boolean, cwd: string) => formatSarif(results, {cwd}),
-  github: (results: LintResult[], _color: boolean, cwd: string) => formatGithub(results, {cwd})
+  sarif: (results: LintResult[], {cwd}: FormatOptions) => formatSarif(results, {cwd}),
+  github: (results: LintResult[], {cwd}: FormatOptions) => formatGithub(results, {cwd})
 }
 
 const help = `Usage: planlint [options] [paths...]
@@ -31,7 +44,15 @@ Options:
   --quiet               report errors only
   --preset <name>       use a preset (${Object.keys(presets).join(', ')}) instead of a .remarkrc
   --config <file>       use this remark config file instead of looking for one
-  --no-color            no colours in stylish output
+  --output-file <file>  write the report to this file instead of stdout
+  --color, --no-color   colours in stylish output (default: on a terminal, unless
+                        NO_COLOR is set; FORCE_COLOR forces them)
+  --no-warn-ignored     skip named files that a .remarkignore ignores, silently
+                        (for pre-commit, lint-staged and hooks, which name staged files)
+  --no-error-on-unmatched-pattern
+                        exit 0 when a path or glob matches no file
+  --print-config <file> print the configuration that applies to a file, and exit
+  --rules               list planlint's rules, and exit
   --fix                 apply the fixes, then report what remains
   --fix-dry-run         print the fixes as a unified diff; write nothing
   --rule <id>           with --fix: apply only this rule's fixes (repeatable)
@@ -46,6 +67,10 @@ export interface CliIo {
   stdout: (text: string) => void
   stderr: (text: string) => void
   isTTY: boolean
+  /** Whether stderr is a terminal (the progress line). */
+  stderrIsTTY?: boolean
+  /** The environment (`NO_COLOR`, `FORCE_COLOR`, `GITHUB_STEP_SUMMARY`); default: none of them set. */
+  env?: Record<string, string | undefined>
 }
 
 /** Runs the CLI; returns the exit code. */
@@ -63,6 +88,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         config: {type: 'string'},
         color: {type: 'boolean'},
         'no-color': {type: 'boolean'},
+        'output-file': {type: 'string', short: 'o'},
+        'no-warn-ignored': {type: 'boolean', default: false},
+        'no-error-on-unmatched-pattern': {type: 'boolean', default: false},
+        'print-config': {type: 'string'},
+        rules: {type: 'boolean', default: false},
         fix: {type: 'boolean', default: false},
         'fix-dry-run': {type: 'boolean', default: false},
         rule: {type: 'string', multiple: true},
@@ -82,6 +112,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   if (values.version) {
     io.stdout(version + '\n')
+    return 0
+  }
+  if (values.rules) {
+    io.stdout(ruleListing())
     return 0
   }
   const format = values.format as keyof typeof formats
@@ -112,13 +146,23 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`planlint: unknown rule \`${unknownRule}\` for --rule\n`)
     return 2
   }
+  const env = io.env ?? {}
+  const preset = values.preset as keyof typeof presets | undefined
+  const progress = progressLine(io.stderr, io.stderrIsTTY ?? false)
   try {
+    if (values['print-config'] !== undefined) {
+      io.stdout(await printConfig(values['print-config'], {cwd: io.cwd, preset, config: values.config}))
+      return 0
+    }
+    const paths = positionals.length > 0 ? positionals : ['.planning']
     const lintOptions = {
-      paths: positionals.length > 0 ? positionals : ['.planning'],
+      paths,
       cwd: io.cwd,
-      preset: values.preset as keyof typeof presets | undefined,
+      preset,
       config: values.config,
-      includeExecuted: values['include-executed']
+      includeExecuted: values['include-executed'],
+      silentlyIgnore: values['no-warn-ignored'],
+      onFileLinted: progress.tick
     }
     let fixRun: FixRun | undefined
     let writeFailures = 0
@@ -127,7 +171,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       writeFailures = reportFixes(fixRun, {dryRun: values['fix-dry-run'], io, format})
     }
     const files = fixRun?.files ?? (await lintFiles(lintOptions))
-    const results = toResults(files, values.quiet)
+    progress.stop()
+    const failure = processingFailure(files, io.cwd) ?? (await nothingChecked(files, paths, lintOptions, !values['no-error-on-unmatched-pattern']))
+    if (failure) {
+      io.stderr(`planlint: ${failure}\n`)
+      return 2
+    }
+    const results = toResults(files.map(ignoredAsWarning), values.quiet)
     if (fixRun && values['fix-dry-run'] && format === 'json') {
       // ESLint's --fix-dry-run JSON: the fixed source as `output` on each changed file.
       for (const result of results) {
@@ -135,8 +185,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         if (output !== undefined) Object.assign(result, {output})
       }
     }
-    const color = values['no-color'] ? false : (values.color ?? io.isTTY)
-    io.stdout(formats[format](results, color, io.cwd))
+    const toFile = values['output-file']
+    const terminal = {env, isTTY: io.isTTY && toFile === undefined}
+    const color = colorEnabled(values['no-color'] ? false : values.color, terminal)
+    const report = formats[format](results, {color, links: hyperlinksEnabled(color, terminal), cwd: io.cwd})
+    if (toFile === undefined) io.stdout(report)
+    else writeReport(path.resolve(io.cwd, toFile), report)
+    const summaryFile = env.GITHUB_STEP_SUMMARY
+    if (format === 'github' && summaryFile) fs.appendFileSync(summaryFile, formatGithubSummary(results, {cwd: io.cwd}))
     if (writeFailures > 0) return 2
     const errors = results.reduce((sum, result) => sum + result.errorCount, 0)
     const warnings = results.reduce((sum, result) => sum + result.warningCount, 0)
@@ -150,6 +206,80 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const reason = error instanceof UsageError ? error.message : `internal error: ${(error as Error).stack ?? error}`
     io.stderr(`planlint: ${reason.split('\n')[0]}\n`)
     return 2
+  } finally {
+    progress.stop()
   }
+}
+
+/** `planlint --rules`: every rule with its default severity, whether it fixes, and what it checks. */
+function ruleListing(): string {
+  const rows = Object.values(rules).map(({rule}) => [rule.id, rule.severity, rule.fixable === 'fix' ? 'fix' : rule.fixable === 'suggestion' ? 'suggest' : '', rule.description])
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column].length)))
+  return rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]) : cell)).join('  ')).join('\n') + '\n'
+}
+
+/** Writes the report to `--output-file`: a temporary file renamed over it, so a reader never sees half a report. */
+function writeReport(filePath: string, report: string): void {
+  const temporary = `${filePath}.${process.pid}.tmp`
+  try {
+    fs.writeFileSync(temporary, report)
+    fs.renameSync(temporary, filePath)
+  } catch (error) {
+    fs.rmSync(temporary, {force: true})
+    throw new UsageError(`cannot write ${filePath}: ${(error as Error).message}`)
+  }
+}
+
+/**
+ * A named file that a `.remarkignore` ignores is a warning, as in ESLint
+ * (remark reports it as an error); `--no-warn-ignored` drops it altogether.
+ */
+function ignoredAsWarning(file: VFile): VFile {
+  for (const message of file.messages) {
+    if (!isIgnoredNotice(message)) continue
+    message.fatal = false
+    message.reason = 'File ignored because of a matching ignore pattern. Use `--no-warn-ignored` to suppress this warning'
+  }
+  return file
+}
+
+const hasGlob = (value: string) => /[*?[\]{}]/.test(value)
+
+/**
+ * Why a run checked nothing, when it did not: a path or glob that matched no
+ * file (unless `--no-error-on-unmatched-pattern`), or files whose
+ * configuration turns on no planlint rule (a `.remarkrc` without planlint,
+ * `{"plugins": []}`, a CommonJS config whose `require('planlint')` gave no
+ * preset). Either way the run would exit 0 and look clean.
+ */
+async function nothingChecked(
+  files: VFile[],
+  paths: string[],
+  options: {cwd: string; preset?: keyof typeof presets; config?: string},
+  errorOnUnmatched: boolean
+): Promise<string | undefined> {
+  const named = files.map((file) => path.resolve(file.cwd, file.path))
+  if (errorOnUnmatched) {
+    for (const given of paths) {
+      const full = path.resolve(options.cwd, given)
+      // A named file exists (lintFiles checked); one that is ignored is reported (or skipped on purpose) all the same.
+      if (!hasGlob(given) && fs.statSync(full).isFile()) continue
+      const matches = hasGlob(given) ? picomatch(full, {dot: true}) : (file: string) => file === full || file.startsWith(full + path.sep)
+      if (!named.some((file) => matches(file))) return `no files match \`${given}\` (use --no-error-on-unmatched-pattern to allow this)`
+    }
+  }
+  const linted = files.filter((file) => !file.messages.some(isIgnoredNotice)).map((file) => path.resolve(file.cwd, file.path))
+  const loadConfig = configLoader(options)
+  const checkedFolders = new Set<string>()
+  for (const file of linted) {
+    const folder = path.dirname(file)
+    if (checkedFolders.has(folder)) continue
+    checkedFolders.add(folder)
+    const config = await loadConfig(file)
+    if (Object.keys(enabledRules(config)).length === 0) {
+      return `the configuration of ${path.relative(options.cwd, file)} (${config.source}) turns on no planlint rule, so nothing was checked; add planlint to its plugins`
+    }
+  }
+  return undefined
 }
 

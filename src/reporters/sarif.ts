@@ -6,20 +6,40 @@ import {docsUrl} from '../rule.js'
 import {suppressionDocsUrl} from '../suppression-check.js'
 import {version} from '../version.js'
 import {editDescription, portableRelativePath, severityName, type LintResult} from './result.js'
+import {ruleDocs} from './rule-docs.js'
 
 const sourceRoot = '%SRCROOT%'
 
-/** Rule metadata for every planlint rule, then the suppression check. */
+/** `auto-select-option` → `AutoSelectOption`: SARIF's rule `name` is an identifier-like word. */
+const pascalCase = (id: string) => id.replace(/(?:^|-)([a-z0-9])/g, (_, letter: string) => letter.toUpperCase())
+
+/**
+ * Rule metadata for every planlint rule, then the suppression check: the
+ * descriptions and help come from the rule's docs page (its first paragraph,
+ * and the page up to its examples), as GitHub code scanning shows them.
+ */
 function planlintRules(): ReportingDescriptor[] {
-  const descriptors: ReportingDescriptor[] = Object.values(rules).map(({rule}) => ({
-    id: rule.id,
-    shortDescription: {text: rule.description},
-    helpUri: docsUrl(rule.id),
-    defaultConfiguration: {level: rule.severity}
-  }))
+  const descriptors: ReportingDescriptor[] = Object.values(rules).map(({rule}) => {
+    const docs = ruleDocs(rule.id)
+    const help = docs?.page ?? `${rule.description} See ${docsUrl(rule.id)}`
+    return {
+      id: rule.id,
+      name: pascalCase(rule.id),
+      shortDescription: {text: rule.description},
+      fullDescription: {text: docs?.summary ?? rule.description},
+      help: {text: help, markdown: help},
+      helpUri: docsUrl(rule.id),
+      defaultConfiguration: {level: rule.severity}
+    }
+  })
+  const suppression = 'Inline suppression comments name planlint rules and suppress something.'
+  const suppressionHelp = `A \`planlint-disable\` (or remark-lint \`lint disable\`) comment that names no planlint rule, or that turned off nothing, is reported: it hides nothing today and would hide a real finding later. See ${suppressionDocsUrl}`
   descriptors.push({
     id: 'suppression',
-    shortDescription: {text: 'Inline suppression comments name planlint rules and suppress something.'},
+    name: 'SuppressionComments',
+    shortDescription: {text: suppression},
+    fullDescription: {text: suppression},
+    help: {text: suppressionHelp, markdown: suppressionHelp},
     helpUri: suppressionDocsUrl,
     defaultConfiguration: {level: 'warning'}
   })

@@ -1,15 +1,25 @@
 import path from 'node:path'
-import type {LintResult} from './result.js'
+import {styleText} from 'node:util'
+import {ruleDocsUrl, type LintResult} from './result.js'
 
-/** ANSI styles, or plain text when colour is off. */
+type Style = Parameters<typeof styleText>[0]
+
+/**
+ * Node's styles, or plain text when colour is off. The caller decides
+ * (NO_COLOR, FORCE_COLOR, the TTY, `--color`), so the stream is not checked again.
+ */
 function styles(enabled: boolean) {
-  const style = (open: number, close: number) => (text: string) => (enabled ? `\u001B[${open}m${text}\u001B[${close}m` : text)
-  return {underline: style(4, 24), red: style(31, 39), yellow: style(33, 39), gray: style(90, 39), bold: style(1, 22)}
+  const style = (format: Style) => (text: string) => (enabled ? styleText(format, text, {validateStream: false}) : text)
+  return {underline: style('underline'), red: style('red'), yellow: style('yellow'), gray: style('gray'), bold: style('bold')}
 }
+
+/** An OSC 8 hyperlink: the terminal shows `text` and opens `url` on a click. */
+const hyperlink = (text: string, url: string) => `\u001B]8;;${url}\u0007${text}\u001B]8;;\u0007`
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
-const visibleLength = (text: string) => text.replace(/\u001B\[\d+m/g, '').length
+/** Length without colour codes and hyperlink wrappers (the URL is not shown). */
+const visibleLength = (text: string) => text.replace(/\u001B\[\d+m/g, '').replace(/\u001B\]8;;[^\u0007]*\u0007/g, '').length
 
 /** Pads every column but the last to its widest cell. */
 function table(rows: string[][]): string[] {
@@ -23,8 +33,12 @@ function table(rows: string[][]): string[] {
 }
 
 /** ESLint's stylish layout: messages grouped by file (rule id last), then a summary line. */
-export function formatStylish(results: LintResult[], options: {color?: boolean; cwd?: string} = {}): string {
+export function formatStylish(results: LintResult[], options: {color?: boolean; cwd?: string; links?: boolean} = {}): string {
   const style = styles(options.color ?? false)
+  const ruleCell = (ruleId: string | null) => {
+    const url = options.links && ruleId ? ruleDocsUrl(ruleId) : undefined
+    return style.gray(url && ruleId ? hyperlink(ruleId, url) : (ruleId ?? ''))
+  }
   const cwd = options.cwd ?? process.cwd()
   const lines: string[] = []
   let errors = 0
@@ -42,7 +56,7 @@ export function formatStylish(results: LintResult[], options: {color?: boolean; 
       `  ${message.line}:${message.column}`,
       message.severity === 2 ? style.red('error') : style.yellow('warning'),
       message.message,
-      style.gray(message.ruleId ?? '')
+      ruleCell(message.ruleId)
     ])
     lines.push(...table(rows))
   }
