@@ -8,6 +8,13 @@ import {
   createProtocolConnection,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  DidChangeConfigurationNotification,
+  DocumentFormattingRequest,
+  CodeActionResolveRequest,
+  ConfigurationRequest,
+  ErrorCodes,
+  type CodeAction,
+  type ServerCapabilities,
   InitializedNotification,
   InitializeRequest,
   PublishDiagnosticsNotification,
@@ -24,6 +31,9 @@ const phase = '.planning/phases/01-storage'
 /** A client talking to the server over stdio, keeping the latest diagnostics per document. */
 class Client {
   readonly diagnostics = new Map<string, Diagnostic[]>()
+  capabilities: ServerCapabilities = {}
+  /** How often the server asked for the client's settings; the answer is `[null]`, as eglot, Helix and Neovim give when nothing is set. */
+  configurationRequests = 0
   private waiters: Array<() => void> = []
   private versions = new Map<string, number>()
 
@@ -32,6 +42,10 @@ class Client {
       // In source order (the server lists them rule by rule).
       this.diagnostics.set(uri, [...diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character))
       for (const wake of this.waiters.splice(0)) wake()
+    })
+    connection.onRequest(ConfigurationRequest.type, (params) => {
+      this.configurationRequests++
+      return params.items.map(() => null)
     })
     connection.listen()
   }
@@ -70,9 +84,10 @@ async function startClient(root: string): Promise<Client> {
     processId: process.pid,
     rootUri,
     workspaceFolders: [{uri: rootUri, name: 'fixture'}],
-    capabilities: {}
+    capabilities: {workspace: {configuration: true}, textDocument: {codeAction: {resolveSupport: {properties: ['edit']}}}}
   })
   expect(result.capabilities.codeActionProvider).toBeTruthy()
+  client.capabilities = result.capabilities
   await connection.sendNotification(InitializedNotification.type, {})
   return client
 }
@@ -132,10 +147,50 @@ describe('planlint-language-server over stdio', {timeout: 90_000}, () => {
       {
         title: 'Replace `s3-compatable` with `s3-compatible`',
         kind: 'quickfix',
+        diagnostics: [expect.objectContaining({code: 'auto-select-option'})],
         isPreferred: true,
         edit: {changes: {[uri('01-01-PLAN.md')]: [{range: diagnostics[1].range, newText: 's3-compatible'}]}}
-      }
+      },
+      expect.objectContaining({title: 'Fix all planlint problems', kind: 'source.fixAll.planlint'})
     ])
+  })
+
+  it('"Fix all planlint problems" is one edit that applies every fix, worked out when the client resolves it', async () => {
+    const [fixAll] = await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: {uri: uri('01-01-PLAN.md')},
+      range: {start: {line: 0, character: 0}, end: {line: 0, character: 0}},
+      context: {diagnostics: [], only: ['source.fixAll']}
+    })
+    expect(fixAll).toMatchObject({title: 'Fix all planlint problems', kind: 'source.fixAll.planlint'})
+    expect((fixAll as CodeAction).edit).toBeUndefined()
+    const resolved = await client.connection.sendRequest(CodeActionResolveRequest.type, fixAll as CodeAction)
+    const [edit] = resolved.edit!.changes![uri('01-01-PLAN.md')]
+    expect(edit.newText).toBe(brokenPlan.replace('s3-compatable', 's3-compatible').replace('autonomous: true', 'autonomous: false'))
+  })
+
+  it('has no formatting: a formatting request gets "method not found", and no text changes', async () => {
+    const request = client.connection.sendRequest(DocumentFormattingRequest.type, {textDocument: {uri: uri('01-01-PLAN.md')}, options: {tabSize: 2, insertSpaces: true}})
+    await expect(request).rejects.toMatchObject({code: ErrorCodes.MethodNotFound})
+    expect(client.capabilities.documentFormattingProvider).toBeUndefined()
+    expect(client.capabilities.documentRangeFormattingProvider).toBeUndefined()
+  })
+
+  it('survives client quirks: a didOpen whose uri is not a string, a [null] configuration answer', async () => {
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {textDocument: {uri: 42 as never, languageId: 'markdown', version: 1, text: brokenPlan}})
+    await client.connection.sendNotification(DidChangeConfigurationNotification.type, {settings: null})
+    expect(client.configurationRequests).toBeGreaterThan(0)
+    // Still alive, still linting.
+    await client.open(uri('01-09-PLAN.md'), brokenPlan.replace('plan: 01', 'plan: 09'))
+    await client.until(uri('01-09-PLAN.md'), (list) => list.length > 0)
+    expect(client.server.exitCode).toBeNull()
+  })
+
+  it('lints only documents in planning trees', async () => {
+    const notes = pathToFileURL(path.join(root, 'notes.md')).href
+    await client.open(notes, '# Notes\n\n## PLAN COMPLETE\n\n## After\n')
+    await client.open(uri('01-08-PLAN.md'), brokenPlan.replace('plan: 01', 'plan: 08'))
+    await client.until(uri('01-08-PLAN.md'), (list) => list.length > 0)
+    expect(client.diagnostics.has(notes)).toBe(false)
   })
 
   it('clears a diagnostic when the buffer is fixed', async () => {

@@ -1,133 +1,318 @@
-import {createRequire} from 'node:module'
+import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {remark} from 'remark'
-import type {Plugin} from 'unified'
-import {Configuration} from 'unified-engine'
-import {createUnifiedLanguageServer} from 'unified-language-server'
+import {
+  CodeActionKind,
+  createConnection,
+  DiagnosticSeverity,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CodeAction,
+  type Connection,
+  type Diagnostic,
+  type Range
+} from 'vscode-languageserver/node.js'
+import {TextDocument} from 'vscode-languageserver-textdocument'
 import type {VFile} from 'vfile'
-import recommended from '../presets/recommended.js'
-import {processSession} from '../session.js'
+import type {VFileMessage} from 'vfile-message'
+import {applyEdits, describeEdit} from '../edits.js'
+import {maxFixPasses} from '../fix.js'
+import {planlintDataOf} from '../lint.js'
+import type {Edit} from '../rule.js'
+import {LintSession} from '../session.js'
+import {ConfigurationError, documentLinter} from './lint-document.js'
 
-/** Where remark users keep their configuration; the language server reads the same files. */
-const remarkConfig = {rcName: '.remarkrc', packageField: 'remarkConfig', ignoreName: '.remarkignore'}
-
-/** Whether a remark configuration file applies to a file (a broken one counts: the engine reports it). */
-function hasRemarkConfig(file: VFile): Promise<boolean> {
-  const configuration = new Configuration({cwd: file.cwd, detectConfig: true, ...remarkConfig})
-  return new Promise((resolve) => {
-    configuration.load(file.path, (error, result) => {
-      resolve(Boolean(error) || Boolean(result?.filePath))
-    })
-  })
-}
-
-const recommendedProcessor = remark().use(recommended).freeze()
-
-/**
- * Runs the `recommended` preset on files that no `.remarkrc*` or
- * `package.json#remarkConfig` configures. unified-language-server passes its
- * `plugins` to every file and has no default configuration, so this plugin
- * decides per file. It parses again with the preset's frontmatter support:
- * the workspace's plain remark reads a frontmatter as a heading.
- */
-const recommendedWhenUnconfigured: Plugin<[]> = function () {
-  return async (_tree: unknown, file: VFile) => {
-    if (await hasRemarkConfig(file)) return
-    await recommendedProcessor.run(recommendedProcessor.parse(file), file)
-  }
-}
-
-interface DocumentLike {
-  uri: string
-  getText(): string
-}
-
-interface TextDocumentsLike {
-  listen(connection: unknown): unknown
-  all(): DocumentLike[]
-  onDidChangeContent(listener: (event: {document: DocumentLike}) => void): unknown
-  onDidClose(listener: (event: {document: DocumentLike}) => void): unknown
-  _onDidChangeContent: {fire(event: {document: DocumentLike}): void}
-}
-
-const filePathOf = (uri: string) => (uri.startsWith('file:') ? fileURLToPath(uri) : undefined)
+/** The kind of the "fix all planlint problems" source action (`source.fixAll` is what editors run on save). */
+const fixAllKind = `${CodeActionKind.SourceFixAll}.planlint`
 
 /** How long a planning tree stays unchanged before its other open documents are re-checked: typing re-checks them once, not per keystroke. */
 const recheckDelayMs = 200
 
 /**
- * Cross-file rules in the editor. unified-language-server checks only the
- * document that changed and keeps its document manager to itself, so this
- * wraps the manager's `listen` while the server is created: every open
- * document's text is registered in the plan graph (an unsaved buffer wins
- * over its file), and once changes to (or the closing of) documents of a
- * planning tree pause, the tree's other open documents are re-checked, by
- * firing their content-change event, on which unified-language-server checks
- * a document.
+ * Client settings (section `planlint` of `workspace/configuration`, or the
+ * `initializationOptions`). All optional: `null` (eglot, Helix and Neovim's
+ * answer for "no setting"), a missing section and unknown keys are fine.
  */
-function trackOpenDocuments(documents: TextDocumentsLike): void {
-  // The plugins under unified-language-server have no run of their own: they lint in the process session.
-  const session = processSession()
-  /** Per planning tree, the timer that will re-check its open documents but the last one changed (checked with every change). */
-  const timers = new Map<string, NodeJS.Timeout>()
-  let rechecking = false
-  const recheckOthers = (root: string, changed: string) => {
-    timers.delete(root)
-    rechecking = true
+interface Settings {
+  /** Lint every Markdown document, not only those in a planning tree (a `.planning` folder above them). */
+  allMarkdown: boolean
+}
+
+function settingsFrom(value: unknown, fallback: Settings): Settings {
+  if (!value || typeof value !== 'object') return fallback
+  const allMarkdown = (value as {allMarkdown?: unknown}).allMarkdown
+  return {allMarkdown: typeof allMarkdown === 'boolean' ? allMarkdown : fallback.allMarkdown}
+}
+
+/** A document as last linted: the text the messages' offsets point into, and the messages. */
+interface Linted {
+  document: TextDocument
+  messages: VFileMessage[]
+}
+
+/** Per open document: whether a lint is running, and whether the text changed since it started. */
+interface LintState {
+  running: boolean
+  again: boolean
+}
+
+const filePathOf = (uri: unknown) => {
+  if (typeof uri !== 'string' || !uri.startsWith('file:')) return undefined
+  try {
+    return fileURLToPath(uri)
+  } catch {
+    return undefined
+  }
+}
+
+const inPlanningTree = (filePath: string) => path.dirname(filePath).split(path.sep).includes('.planning')
+
+function rangeOf(message: VFileMessage): Range {
+  const place = message.place
+  const start = place && 'start' in place ? place.start : place
+  const end = place && 'end' in place ? place.end : start
+  const position = (point: {line: number; column: number} | undefined) => ({line: Math.max((point?.line ?? 1) - 1, 0), character: Math.max((point?.column ?? 1) - 1, 0)})
+  return {start: position(start), end: position(end)}
+}
+
+function diagnosticOf(message: VFileMessage): Diagnostic {
+  return {
+    range: rangeOf(message),
+    severity: message.fatal ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+    message: message.reason,
+    source: 'planlint',
+    ...(message.ruleId ? {code: message.ruleId} : {}),
+    ...(message.url ? {codeDescription: {href: message.url}} : {})
+  }
+}
+
+const before = (a: {line: number; character: number}, b: {line: number; character: number}) => a.line < b.line || (a.line === b.line && a.character < b.character)
+const overlaps = (a: Range, b: Range) => !before(a.end, b.start) && !before(b.end, a.start)
+
+/**
+ * planlint's language server on `vscode-languageserver`, over the transport
+ * named on the command line (`--stdio`, `--node-ipc`, `--socket=<port>`).
+ * One lint session per connection: open documents' unsaved texts count for
+ * the cross-file rules. It has no formatting capability (planlint is a
+ * linter: no request but an explicit code action changes a text), lints only
+ * documents in planning trees unless the client's `planlint.allMarkdown`
+ * setting widens it, lints only the newest version of a document (changes
+ * that arrive while a lint runs are linted once, together, after it), and
+ * logs what goes wrong instead of exiting.
+ */
+export function startLanguageServer(connection: Connection = createConnection(ProposedFeatures.all)): Connection {
+  const documents = new TextDocuments(TextDocument)
+  const session = new LintSession()
+  let linter = documentLinter(session, process.cwd())
+  let settings: Settings = {allMarkdown: false}
+  let askForSettings = false
+  /** Whether the client resolves a code action's edit when it is picked (else the fix-all edit comes with the action). */
+  let resolvesEdits = false
+  const linted = new Map<string, Linted>()
+  const states = new Map<string, LintState>()
+  const recheckTimers = new Map<string, NodeJS.Timeout>()
+
+  const log = (what: string, error: unknown) => connection.console.error(`planlint: ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+
+  const wanted = (filePath: string) => settings.allMarkdown || inPlanningTree(filePath)
+
+  /** Lints a document's newest text and publishes its diagnostics, unless a newer version arrived meanwhile. */
+  async function lintOnce(uri: string, filePath: string): Promise<void> {
+    const document = documents.get(uri)
+    if (!document) return
+    const snapshot = TextDocument.create(uri, document.languageId, document.version, document.getText())
+    let file: VFile
     try {
+      file = await linter.lint(filePath, snapshot.getText())
+    } catch (error) {
+      if (!(error instanceof ConfigurationError)) throw error
+      linted.delete(uri)
+      const start = {line: 0, character: 0}
+      await connection.sendDiagnostics({
+        uri,
+        version: snapshot.version,
+        diagnostics: [{range: {start, end: start}, severity: DiagnosticSeverity.Error, source: 'planlint', message: `planlint cannot load the configuration: ${error.message}`}]
+      })
+      return
+    }
+    if (documents.get(uri)?.version !== snapshot.version) return
+    const messages = file.messages.filter((message) => message.fatal !== null && message.fatal !== undefined)
+    linted.set(uri, {document: snapshot, messages})
+    await connection.sendDiagnostics({uri, version: snapshot.version, diagnostics: messages.map(diagnosticOf)})
+  }
+
+  /** Lints a document now, or, while a lint of it runs, once more right after with the text as it is then. */
+  function schedule(uri: string): void {
+    const filePath = filePathOf(uri)
+    if (!filePath || !wanted(filePath)) return
+    let state = states.get(uri)
+    if (!state) states.set(uri, (state = {running: false, again: false}))
+    if (state.running) {
+      state.again = true
+      return
+    }
+    const current = state
+    current.running = true
+    // After the messages already received: a burst of changes is linted once, at its newest text.
+    setImmediate(async () => {
+      try {
+        do {
+          current.again = false
+          await lintOnce(uri, filePath)
+        } while (current.again && documents.get(uri))
+      } catch (error) {
+        log(`could not lint ${filePath}`, error)
+      } finally {
+        current.running = false
+      }
+    })
+  }
+
+  /** Re-checks the other open documents of a planning tree once changes in it pause. */
+  function scheduleRecheck(filePath: string): void {
+    const root = session.planningRootOf(filePath)
+    clearTimeout(recheckTimers.get(root))
+    const timer = setTimeout(() => {
+      recheckTimers.delete(root)
       for (const other of documents.all()) {
         const otherPath = filePathOf(other.uri)
-        if (otherPath && otherPath !== changed && session.planningRootOf(otherPath) === root) documents._onDidChangeContent.fire({document: other})
+        if (otherPath && otherPath !== filePath && session.planningRootOf(otherPath) === root) schedule(other.uri)
       }
-    } finally {
-      rechecking = false
-    }
+    }, recheckDelayMs)
+    recheckTimers.set(root, timer)
   }
-  const scheduleRecheck = (filePath: string) => {
-    const root = session.planningRootOf(filePath)
-    clearTimeout(timers.get(root))
-    timers.set(root, setTimeout(() => recheckOthers(root, filePath), recheckDelayMs))
-  }
-  documents.onDidChangeContent(({document}) => {
+
+  function changed(document: TextDocument): void {
     const filePath = filePathOf(document.uri)
     if (!filePath) return
     session.openDocument(filePath, document.getText())
-    if (!rechecking) scheduleRecheck(filePath)
+    schedule(document.uri)
+    scheduleRecheck(filePath)
+  }
+
+  async function refreshSettings(): Promise<void> {
+    if (!askForSettings) return
+    try {
+      const [section] = await connection.workspace.getConfiguration([{section: 'planlint'}])
+      settings = settingsFrom(section, {allMarkdown: false})
+    } catch (error) {
+      log('could not read the client settings', error)
+    }
+  }
+
+  connection.onInitialize((params) => {
+    const folder = filePathOf(params.workspaceFolders?.[0]?.uri) ?? filePathOf(params.rootUri)
+    if (folder) linter = documentLinter(session, folder)
+    settings = settingsFrom(params.initializationOptions, settings)
+    askForSettings = params.capabilities?.workspace?.configuration === true
+    resolvesEdits = params.capabilities?.textDocument?.codeAction?.resolveSupport?.properties?.includes('edit') === true
+    return {
+      capabilities: {
+        textDocumentSync: {openClose: true, change: TextDocumentSyncKind.Incremental, save: {includeText: false}},
+        codeActionProvider: {codeActionKinds: [CodeActionKind.QuickFix, fixAllKind], resolveProvider: true}
+      },
+      serverInfo: {name: 'planlint-language-server'}
+    }
   })
+
+  connection.onInitialized(async () => {
+    await refreshSettings()
+    for (const document of documents.all()) schedule(document.uri)
+  })
+
+  connection.onDidChangeConfiguration(async (params) => {
+    if (askForSettings) await refreshSettings()
+    else settings = settingsFrom((params?.settings as {planlint?: unknown} | null)?.planlint, settings)
+    for (const document of documents.all()) schedule(document.uri)
+  })
+
+  documents.onDidChangeContent(({document}) => changed(document))
   documents.onDidClose(({document}) => {
     const filePath = filePathOf(document.uri)
+    linted.delete(document.uri)
+    states.delete(document.uri)
     if (!filePath) return
     session.closeDocument(filePath)
+    void connection.sendDiagnostics({uri: document.uri, diagnostics: []})
     scheduleRecheck(filePath)
   })
-}
+  documents.onDidSave(({document}) => {
+    const filePath = filePathOf(document.uri)
+    if (!filePath) return
+    // A saved configuration changes what every document gets; a saved plan is on disk for the other trees' graphs too.
+    const name = path.basename(filePath)
+    if (name.startsWith('.remarkrc') || name === 'package.json') {
+      linter.reload()
+      for (const other of documents.all()) schedule(other.uri)
+    }
+    session.invalidate(filePath)
+  })
 
-/**
- * Starts the planlint language server on the transport named on the command
- * line (`--stdio`, `--node-ipc`, `--socket=<port>`): unified-language-server
- * with remark, the project's remark configuration when it has one and the
- * `recommended` preset when it has none.
- */
-export function startLanguageServer(): void {
-  // The document manager class unified-language-server itself loads.
-  const require = createRequire(import.meta.resolve('unified-language-server'))
-  const {TextDocuments} = require('vscode-languageserver/node.js') as {TextDocuments: {prototype: TextDocumentsLike}}
-  const listen = TextDocuments.prototype.listen
-  TextDocuments.prototype.listen = function (this: TextDocumentsLike, connection: unknown) {
-    const disposable = listen.call(this, connection)
-    trackOpenDocuments(this)
-    return disposable
+  connection.onCodeAction(async (params) => {
+    const entry = linted.get(params.textDocument.uri)
+    if (!entry || entry.document.version !== documents.get(params.textDocument.uri)?.version) return []
+    const {document, messages} = entry
+    const uri = document.uri
+    const only = params.context.only
+    const wants = (kind: string) => !only || only.some((prefix) => kind === prefix || kind.startsWith(prefix + '.'))
+    const textEdit = (edit: Edit) => ({range: {start: document.positionAt(edit.range[0]), end: document.positionAt(edit.range[1])}, newText: edit.text})
+    const actions: CodeAction[] = []
+    if (wants(CodeActionKind.QuickFix)) {
+      for (const message of messages) {
+        const range = rangeOf(message)
+        if (!overlaps(range, params.range)) continue
+        const {fix, suggestions = []} = planlintDataOf(message)
+        const diagnostics = [diagnosticOf(message)]
+        // The fix first, as the preferred action; then the suggestions, closest first.
+        for (const [index, edit] of [...(fix ? [fix] : []), ...suggestions].entries()) {
+          actions.push({
+            title: describeEdit(document.getText(), edit),
+            kind: CodeActionKind.QuickFix,
+            diagnostics,
+            ...(fix && index === 0 ? {isPreferred: true} : {}),
+            edit: {changes: {[uri]: [textEdit(edit)]}}
+          })
+        }
+      }
+    }
+    if (wants(fixAllKind) && messages.some((message) => planlintDataOf(message).fix)) {
+      const fixAll: CodeAction = {title: 'Fix all planlint problems', kind: fixAllKind, data: {uri, version: document.version}}
+      actions.push(resolvesEdits ? fixAll : await withFixAllEdit(fixAll))
+    }
+    return actions
+  })
+
+  // The fix-all edit is worked out when the client picks the action (when it can resolve): its passes lint the text again.
+  connection.onCodeActionResolve(withFixAllEdit)
+
+  async function withFixAllEdit(action: CodeAction): Promise<CodeAction> {
+    const data = action.data as {uri?: unknown; version?: unknown} | undefined
+    const document = typeof data?.uri === 'string' ? documents.get(data.uri) : undefined
+    const filePath = filePathOf(data?.uri)
+    if (!document || !filePath || document.version !== data?.version) return action
+    let text = document.getText()
+    try {
+      for (let pass = 0; pass < maxFixPasses; pass++) {
+        const file = await linter.lint(filePath, text)
+        const fixes = file.messages.flatMap((message) => planlintDataOf(message).fix ?? [])
+        const result = applyEdits(text, fixes)
+        if (result.applied.length === 0) break
+        text = result.text
+      }
+    } catch (error) {
+      log(`could not fix ${filePath}`, error)
+      return action
+    }
+    if (text === document.getText()) return action
+    const end = document.positionAt(document.getText().length)
+    return {...action, edit: {changes: {[document.uri]: [{range: {start: {line: 0, character: 0}, end}, newText: text}]}}}
   }
-  try {
-    createUnifiedLanguageServer({
-      processorName: 'remark',
-      processorSpecifier: 'remark',
-      defaultProcessor: remark(),
-      configurationSection: 'planlint',
-      plugins: [recommendedWhenUnconfigured],
-      ...remarkConfig
-    })
-  } finally {
-    TextDocuments.prototype.listen = listen
-  }
+
+  // A client's quirk (a malformed notification, a uri that is not a string) is logged; the server goes on.
+  process.on('uncaughtException', (error) => log('unexpected error', error))
+  process.on('unhandledRejection', (error) => log('unexpected error', error))
+
+  documents.listen(connection)
+  connection.listen()
+  return connection
 }
