@@ -7,16 +7,13 @@ import {visit} from 'unist-util-visit'
 import {parseDirectives, type Directive} from './directives.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
-import {markerOf} from './markers.js'
+import {completionMarkers, markerOf} from './markers.js'
+import {scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
 import {LineIndex, lineRanges, type Range} from './text.js'
 
 export type DocumentKind = 'plan' | 'summary' | 'agent-output' | 'other'
 
-export interface Heading {
-  depth: number
-  text: string
-  range: Range
-}
+export type {Heading}
 
 /** Everything the rules know about one file, built once and shared by all of them. */
 export interface PlanDocument {
@@ -84,37 +81,91 @@ function fencedRegions(text: string, from: number): OpaqueRegion[] {
   return regions
 }
 
-/** Builds the document model from the source text and its mdast tree (parsed here when not given). */
-export function buildDocument(text: string, filePath?: string, tree: Root = parseMarkdown(text)): PlanDocument {
-  const lines = new LineIndex(text)
-  const frontmatter = parseFrontmatter(text)
-  const opaque: OpaqueRegion[] = fencedRegions(text, frontmatter?.range[1] ?? 0)
-  if (frontmatter) opaque.push({range: frontmatter.range, kind: 'frontmatter'})
-  const headings: Heading[] = []
+/** CommonMark's code regions and headings read off a syntax tree (remark's or ESLint's), in source order. */
+function regionsOfTree(tree: Root, text: string): MarkdownRegions {
+  const regions: MarkdownRegions = {indented: [], inline: [], headings: []}
   visit(tree, (node: Nodes) => {
     const start = node.position?.start.offset
     const end = node.position?.end.offset
     if (start === undefined || end === undefined) return
-    if (node.type === 'code' && !/^[ ]{0,3}(`{3}|~{3})/.test(text.slice(start, start + 6))) {
-      opaque.push({range: [start, end], kind: 'indented'})
-    }
-    else if (node.type === 'inlineCode') opaque.push({range: [start, end], kind: 'inline'})
-    else if (node.type === 'heading') headings.push({depth: node.depth, text: toString(node), range: [start, end]})
+    if (node.type === 'code' && !/^[ ]{0,3}(`{3}|~{3})/.test(text.slice(start, start + 6))) regions.indented.push([start, end])
+    else if (node.type === 'inlineCode') regions.inline.push([start, end])
+    else if (node.type === 'heading') regions.headings.push({depth: node.depth, text: toString(node), range: [start, end]})
   })
-  const {tasks, problems, comments} = parseMarkup(text, opaque, (offset) => lines.point(offset).line)
+  return regions
+}
+
+/** The code regions of CommonMark's reading, indented blocks and code spans merged in source order. */
+function codeRegions(regions: MarkdownRegions): OpaqueRegion[] {
+  const code: OpaqueRegion[] = [
+    ...regions.indented.map((range): OpaqueRegion => ({range, kind: 'indented'})),
+    ...regions.inline.map((range): OpaqueRegion => ({range, kind: 'inline'}))
+  ]
+  return code.sort((a, b) => a.range[0] - b.range[0])
+}
+
+/**
+ * Whether a file that is neither a plan nor a summary by name may still be
+ * one by its content: a `plan` key with a `<task`, or the text of a
+ * completion marker (which a `##` heading needs). When neither is there the
+ * file is `other`, known from a read and this scan, with no Markdown parse.
+ */
+function mayBeAgentDocument(text: string, frontmatter: Frontmatter | undefined): boolean {
+  if (frontmatter?.entries.has('plan') && text.includes('<task')) return true
+  return completionMarkers.some((marker) => text.includes(marker))
+}
+
+/**
+ * Builds the document model from the source text and, when a front end has
+ * one, its mdast tree. Without a tree, CommonMark's code regions and headings
+ * come from `scanMarkdown`. Each part is built when a rule first reads it,
+ * so a file of kind `other` costs its frontmatter and a scan of its text.
+ */
+export function buildDocument(text: string, filePath?: string, tree?: Root): PlanDocument {
+  const frontmatter = parseFrontmatter(text)
+  let lines: LineIndex | undefined
+  let regions: MarkdownRegions | undefined
+  let markup: (ReturnType<typeof parseMarkup> & {opaque: OpaqueRegion[]}) | undefined
+  let directives: Directive[] | undefined
+  let kind: DocumentKind | undefined
+  const lineIndex = () => (lines ??= new LineIndex(text))
+  const markdown = () => (regions ??= tree ? regionsOfTree(tree, text) : scanMarkdown(text, parseMarkdown))
+  // The code regions and the markup read between them, built together on first use.
+  const markupOf = () => {
+    if (!markup) {
+      const opaque = fencedRegions(text, frontmatter?.range[1] ?? 0)
+      if (frontmatter) opaque.push({range: frontmatter.range, kind: 'frontmatter'})
+      opaque.push(...codeRegions(markdown()))
+      markup = {opaque, ...parseMarkup(text, opaque, (offset) => lineIndex().point(offset).line)}
+    }
+    return markup
+  }
   const document: PlanDocument = {
     path: filePath,
     text,
-    lines,
-    kind: 'other',
+    get lines() {
+      return lineIndex()
+    },
+    get kind() {
+      return (kind ??= documentKind(document))
+    },
     frontmatter,
-    tasks,
-    markupProblems: problems,
-    headings,
-    opaque,
-    directives: parseDirectives(text, comments, frontmatter, lines)
+    get tasks() {
+      return markupOf().tasks
+    },
+    get markupProblems() {
+      return markupOf().problems
+    },
+    get headings() {
+      return markdown().headings
+    },
+    get opaque() {
+      return markupOf().opaque
+    },
+    get directives() {
+      return (directives ??= parseDirectives(text, markupOf().comments, frontmatter, lineIndex()))
+    }
   }
-  document.kind = documentKind(document)
   return document
 }
 
@@ -122,6 +173,7 @@ function documentKind(document: PlanDocument): DocumentKind {
   const fileName = document.path ? path.basename(document.path) : ''
   if (isPlanFileName(fileName)) return 'plan'
   if (isSummaryFileName(fileName)) return 'summary'
+  if (!mayBeAgentDocument(document.text, document.frontmatter)) return 'other'
   if (document.frontmatter?.entries.has('plan') && document.tasks.length > 0) return 'plan'
   if (document.headings.some((heading) => heading.depth === 2 && markerOf(heading.text))) return 'agent-output'
   return 'other'
