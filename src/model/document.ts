@@ -1,15 +1,14 @@
 import path from 'node:path'
-import type {Root, Nodes} from 'mdast'
-import {toString} from 'mdast-util-to-string'
+import type {Root} from 'mdast'
 import {remark} from 'remark'
 import remarkFrontmatter from 'remark-frontmatter'
-import {visit} from 'unist-util-visit'
 import {parseDirectives, type Directive} from './directives.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
 import {scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
 import {LineIndex, lineRanges, type Range} from './text.js'
+import {textOf, treeNodes} from './tree.js'
 
 export type DocumentKind = 'plan' | 'summary' | 'agent-output' | 'other'
 
@@ -28,6 +27,12 @@ export interface PlanDocument {
   opaque: OpaqueRegion[]
   /** Inline suppression comments (`<!-- planlint-disable x -->`, `<!--lint ignore x-->`), in source order. */
   directives: Directive[]
+  /**
+   * Why part of the model could not be built (a bug, or input past a limit),
+   * once a rule has read that part: it then reads as empty, and the first
+   * rule to run after it reports this, once (see `runRule`).
+   */
+  failure?: {message: string; reported: boolean}
 }
 
 const markdown = remark().use(remarkFrontmatter, ['yaml']).freeze()
@@ -84,16 +89,17 @@ function fencedRegions(text: string, from: number): OpaqueRegion[] {
 /** CommonMark's code regions and headings read off a syntax tree (remark's or ESLint's), in source order. */
 function regionsOfTree(tree: Root, text: string): MarkdownRegions {
   const regions: MarkdownRegions = {indented: [], inline: [], headings: []}
-  visit(tree, (node: Nodes) => {
+  for (const node of treeNodes(tree)) {
     const start = node.position?.start.offset
     const end = node.position?.end.offset
-    if (start === undefined || end === undefined) return
+    if (start === undefined || end === undefined) continue
     if (node.type === 'code' && !/^[ ]{0,3}(`{3}|~{3})/.test(text.slice(start, start + 6))) regions.indented.push([start, end])
     else if (node.type === 'inlineCode') regions.inline.push([start, end])
-    else if (node.type === 'heading') regions.headings.push({depth: node.depth, text: toString(node), range: [start, end]})
-  })
+    else if (node.type === 'heading') regions.headings.push({depth: node.depth, text: textOf(node), range: [start, end]})
+  }
   return regions
 }
+
 
 /** The code regions of CommonMark's reading, indented blocks and code spans merged in source order. */
 function codeRegions(regions: MarkdownRegions): OpaqueRegion[] {
@@ -129,14 +135,28 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
   let directives: Directive[] | undefined
   let kind: DocumentKind | undefined
   const lineIndex = () => (lines ??= new LineIndex(text))
-  const markdown = () => (regions ??= tree ? regionsOfTree(tree, text) : scanMarkdown(text, parseMarkdown))
+  /** Builds a part of the model like a rule runs: a failure is recorded on the document and the part reads as `empty`. */
+  const guarded = <Part>(build: () => Part, empty: () => Part): Part => {
+    try {
+      return build()
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      document.failure ??= {message: `planlint could not read all of this file (${reason}), so its rules saw only part of it. Please report it.`, reported: false}
+      return empty()
+    }
+  }
+  const markdown = () =>
+    (regions ??= guarded(
+      () => (tree ? regionsOfTree(tree, text) : scanMarkdown(text, parseMarkdown)),
+      () => ({indented: [], inline: [], headings: []})
+    ))
   // The code regions and the markup read between them, built together on first use.
   const markupOf = () => {
     if (!markup) {
       const opaque = fencedRegions(text, frontmatter?.range[1] ?? 0)
       if (frontmatter) opaque.push({range: frontmatter.range, kind: 'frontmatter'})
       opaque.push(...codeRegions(markdown()))
-      markup = {opaque, ...parseMarkup(text, opaque, (offset) => lineIndex().point(offset).line)}
+      markup = {opaque, ...guarded(() => parseMarkup(text, opaque, (offset) => lineIndex().point(offset).line), () => ({tasks: [], problems: [], comments: []}))}
     }
     return markup
   }
@@ -163,7 +183,7 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
       return markupOf().opaque
     },
     get directives() {
-      return (directives ??= parseDirectives(text, markupOf().comments, frontmatter, lineIndex()))
+      return (directives ??= guarded(() => parseDirectives(text, markupOf().comments, frontmatter, lineIndex()), () => []))
     }
   }
   return document
