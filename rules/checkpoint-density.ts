@@ -1,5 +1,5 @@
 import {isCheckpoint, lineOf, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Most `checkpoint:human-verify` tasks one plan may have. */
@@ -12,7 +12,7 @@ interface Options {
  * Checkpoints cost a human round-trip and an executor cold start each: one
  * checkpoint at the end of a plan, not one after every task.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'checkpoint-density',
   description: 'A plan does not put a checkpoint after every task, nor more human-verify checkpoints than allowed.',
   severity: 'warning',
@@ -27,17 +27,19 @@ export default remarkRule<Options>({
         range: first.openTag
       })
     }
-    // An auto task followed at once by a checkpoint, several times in a row: A C A C A C.
+    // An auto task followed at once by a checkpoint, several times in a row: A C A C A C. A human-action waits for what only
+    // the person has (a key, a file): it gates the work rather than verifying it, so it is left out of the sequence.
+    const tasks = document.tasks.filter((task) => taskType(task) !== 'checkpoint:human-action')
     let pairs = 0
-    for (let index = 1; index < document.tasks.length; index++) {
-      const task = document.tasks[index]
+    for (let index = 1; index < tasks.length; index++) {
+      const task = tasks[index]
       if (!isCheckpoint(task)) continue
-      const previous = document.tasks[index - 1]
-      const continues = index >= 3 && isCheckpoint(document.tasks[index - 2]) && !isCheckpoint(document.tasks[index - 3])
+      const previous = tasks[index - 1]
+      const continues = index >= 3 && isCheckpoint(tasks[index - 2]) && !isCheckpoint(tasks[index - 3])
       pairs = isCheckpoint(previous) ? 0 : continues ? pairs + 1 : 1
       if (pairs === options.maxAlternations + 1) {
         report({
-          message: `A checkpoint follows each of the last ${pairs} \`auto\` tasks (since line ${lineOf(document, document.tasks[index - 2 * pairs + 1].range[0])}): group the auto tasks and verify once after them`,
+          message: `A checkpoint follows each of the last ${pairs} \`auto\` tasks (since line ${lineOf(document, tasks[index - 2 * pairs + 1].range[0])}): group the auto tasks and verify once after them`,
           range: task.openTag
         })
       }

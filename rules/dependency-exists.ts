@@ -1,12 +1,12 @@
 import path from 'node:path'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * Every `depends_on` entry resolves to exactly one plan. The workflow's own
  * index drops entries it cannot resolve, so a typo silently lets a plan run
  * before the work it needs.
  */
-export default remarkRule({
+export default defineRule({
   id: 'dependency-exists',
   description: 'Every `depends_on` entry names exactly one plan of the planning tree.',
   severity: 'error',
@@ -19,10 +19,7 @@ export default remarkRule({
     for (const entry of node.dependsOn) {
       const resolution = plans.resolve(node, entry.text)
       if (resolution.status === 'missing') {
-        report({
-          message: `\`depends_on\` entry \`${entry.text}\` ${resolution.reason}; ${resolution.hint ?? 'name an existing plan by its id (`01-02`) or file name'}`,
-          range: entry.range
-        })
+        report({message: `\`depends_on\` entry \`${entry.text}\` ${resolution.reason}; ${resolution.hint ?? howToName(plans.suggestionFor(node, entry.text))}`, range: entry.range})
       } else if (resolution.status === 'ambiguous') {
         const names = resolution.candidates.map((candidate) => path.relative(plans.root, candidate.path))
         report({
@@ -33,3 +30,9 @@ export default remarkRule({
     }
   }
 })
+
+/** The end of a message about an entry that names no plan: the plan it is a slip of, else how this tree names plans. */
+function howToName({didYouMean, example}: {didYouMean?: string; example?: string}): string {
+  if (didYouMean !== undefined) return `did you mean \`${didYouMean}\`?`
+  return example === undefined ? 'name a plan by its id or file name' : `name a plan by its id (such as \`${example}\`) or file name`
+}

@@ -1,6 +1,7 @@
 import {isMap} from 'yaml'
 import {frontmatterItems} from '../src/model/frontmatter.js'
-import {remarkRule} from '../src/remark.js'
+import {checkMustHavesShape} from '../src/must-haves-shape.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** The sub-keys `must_haves` must have (empty lists are fine). */
@@ -10,6 +11,9 @@ interface Options {
 }
 
 /** Plan-Build-Run's vague phrases, each with what would make it checkable (a pattern that, when present, excuses it). */
+/** "Stays responsive", "responsive while loading": the UI does not freeze, which is a behaviour, not a layout claim. */
+const doesNotFreeze = /\b(stays?|remains?|keeps?|kept|still|feels?) responsive\b|\bresponsive (while|during|under|when|to (user )?input)\b/i
+
 const vaguePhrases: Array<{phrase: RegExp; why: string; excusedBy?: RegExp}> = [
   {phrase: /\bshould be good\b/i, why: 'subjective quality'},
   {phrase: /\bwell[- ]tested\b/i, why: 'subjective quality'},
@@ -27,7 +31,7 @@ const vaguePhrases: Array<{phrase: RegExp; why: string; excusedBy?: RegExp}> = [
  * be TRUE, which artifacts must exist and how they connect. A missing part
  * goes unchecked, and a vague truth ("should be good") cannot be checked.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'must-haves',
   description: '`must_haves` has `truths`, `artifacts` and `key_links`, and its truths can be checked.',
   severity: 'warning',
@@ -52,19 +56,29 @@ export default remarkRule<Options>({
         range: entry.keyRange
       })
     }
+    checkMustHavesShape(document, map, report)
     if (!options.vagueTruths) return
     const truths = map.get('truths', true)
     if (!truths) return
-    for (const truth of frontmatterItems(frontmatter, truths)) {
-      if (typeof truth.value !== 'string') continue
+    const items = frontmatterItems(frontmatter, truths)
+    items.forEach((truth, index) => {
+      if (typeof truth.value !== 'string') return
       const text = truth.value
-      const vague = vaguePhrases.find((candidate) => candidate.phrase.test(text) && !candidate.excusedBy?.test(text))
-      if (!vague) continue
+      // The specifics may sit in the truth next to it ("renders a responsive grid", then the breakpoints).
+      const neighbours = [items[index - 1], items[index + 1]].map((item) => (typeof item?.value === 'string' ? item.value : '')).join('\n')
+      const vague = vaguePhrases.find(
+        (candidate) =>
+          candidate.phrase.test(text) &&
+          !candidate.excusedBy?.test(text) &&
+          !candidate.excusedBy?.test(neighbours) &&
+          !(candidate.why === 'no viewport size' && doesNotFreeze.test(text))
+      )
+      if (!vague) return
       const phrase = vague.phrase.exec(text)![0]
       report({
         message: `Truth "${text}" is vague (${vague.why}: "${phrase}"): state a threshold or an observable behaviour the verifier can check`,
         range: truth.range
       })
-    }
+    })
   }
 })

@@ -1,6 +1,6 @@
 import type {PlanNode} from '../src/graph/graph.js'
 import {impliedWave} from '../src/graph/waves.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * Waves run in order and plans of one wave run in parallel, so a plan's wave
@@ -11,7 +11,7 @@ import {remarkRule} from '../src/remark.js'
  * with the wave the whole dependency graph implies for it, so one `--fix`
  * moves every plan of a chain at once.
  */
-export default remarkRule({
+export default defineRule({
   id: 'wave-order',
   description: "A plan's `wave` comes right after the waves of the plans of its phase it depends on.",
   severity: 'warning',

@@ -1,8 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {frontmatterItems, parseFrontmatter} from '../model/frontmatter.js'
-import {isPlanFileName, isSummaryFileName} from '../model/document.js'
+import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from '../model/document.js'
 import type {Range} from '../model/text.js'
+import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
 
 /** One `depends_on` entry as written. `range` is its place in the plan's source. */
@@ -20,8 +21,14 @@ export interface PlanNode {
   phase: string | undefined
   plan: string | undefined
   planText: string | undefined
+  /** The `phase:` value as written (`v1.1-roadmap-P5`): it names the plan when the phase holds no other. */
+  phaseText?: string
+  /** A quick task's `quick_id` (`260819-vie`). */
+  quickId?: string
   dependsOn: DependencyEntry[]
   wave: number | undefined
+  /** The top-level frontmatter keys the plan sets (which GSD generation wrote it: `frontmatter-schema`). */
+  keys: string[]
   /** `status: superseded`: retired, never to be executed (GSD leaves it out of the phase's counts and its index). */
   superseded?: boolean
   /** A summary (`*-SUMMARY.md`, `SUMMARY-NN.md`): the record of a plan that ran, or the stand-in for one whose file was removed. */
@@ -32,7 +39,8 @@ export type Resolution =
   | {status: 'resolved'; target: PlanNode}
   /** The plan file is gone but its summary is there: a finished plan, nothing to wait for. */
   | {status: 'completed'; summary: PlanNode}
-  | {status: 'missing'; reason: string; hint?: string}
+  /** `nothing`: the entry says there is no dependency (`none`), which `depends_on: []` says. */
+  | {status: 'missing'; reason: string; hint?: string; nothing?: true}
   | {status: 'ambiguous'; candidates: PlanNode[]}
 
 /**
@@ -42,7 +50,7 @@ export type Resolution =
 export function planNodeFromText(filePath: string, text: string, frontmatter = parseFrontmatter(text)): PlanNode | undefined {
   const fileName = path.basename(filePath)
   const byName = isPlanFileName(fileName)
-  if (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text))) return undefined
+  if (isNotPlanFileName(fileName) || (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text)))) return undefined
   const fromName = idsFromFileName(fileName)
   const directory = path.dirname(filePath)
   const planEntry = frontmatter?.entries.get('plan')
@@ -50,7 +58,11 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
   const dependsEntry = frontmatter?.entries.get('depends_on')
   const waveEntry = frontmatter?.entries.get('wave')
   const statusValue = frontmatter?.entries.get('status')?.value
+  const quickValue = frontmatter?.entries.get('quick_id')?.value
   const planValue = planEntry?.value
+  // A phase overview (`07-PLAN.md` in phase folder `07-x`, no frontmatter, no tasks) carries its phase's number, not a plan's.
+  const overview =
+    !frontmatter && fromName.phase === undefined && fromName.plan !== undefined && fromName.plan === normalizeNumber(path.basename(directory)) && !/<task[\s>]/.test(text)
   return {
     path: filePath,
     name: planStem(fileName),
@@ -59,8 +71,10 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
       normalizeNumber(phaseEntry?.node ? sourceOf(text, phaseEntry.valueRange) : undefined) ??
       normalizeNumber(path.basename(directory)) ??
       fromName.phase,
-    plan: planNumber(planEntry?.node ? sourceOf(text, planEntry.valueRange) : undefined) ?? fromName.plan,
+    plan: planNumber(planEntry?.node ? sourceOf(text, planEntry.valueRange) : undefined) ?? (overview ? undefined : fromName.plan),
     planText: planValue === null || planValue === undefined ? undefined : String(planValue),
+    ...(phaseEntry?.node ? {phaseText: sourceOf(text, phaseEntry.valueRange)} : {}),
+    ...(typeof quickValue === 'string' || typeof quickValue === 'number' ? {quickId: String(quickValue)} : {}),
     dependsOn:
       frontmatter && dependsEntry
         ? frontmatterItems(frontmatter, dependsEntry.node)
@@ -68,6 +82,7 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
             .map((item) => ({text: item.text, range: item.range}))
         : [],
     wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined,
+    keys: frontmatter ? [...frontmatter.entries.keys()] : [],
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
   }
@@ -198,12 +213,16 @@ export class PlanGraph {
   private resolveUncached(from: PlanNode, entryText: string): Resolution {
     let text = entryText.trim()
     if (text === '') return {status: 'missing', reason: 'is empty'}
+    if (/^(?:none|n\/a|nothing|null|nil|-)$/i.test(text)) {
+      return {status: 'missing', reason: 'is no plan', hint: 'a plan that waits for nothing has `depends_on: []`', nothing: true}
+    }
     if (text.includes('/') || text.includes('\\') || /\.md$/i.test(text)) {
       const absolute = path.resolve(text.startsWith('.planning') ? path.dirname(this.root) : from.directory, text)
       if (path.isAbsolute(text) || !absolute.startsWith(this.root + path.sep)) {
         return {status: 'missing', reason: 'points outside the planning tree'}
       }
-      const exact = this.byPath.get(absolute)
+      // GSD matches ids case-insensitively; a path differing in case names the same plan.
+      const exact = this.byPath.get(absolute) ?? this.byLowerPath().get(absolute.toLowerCase())
       if (exact) return exact.summaryOnly ? {status: 'completed', summary: exact} : {status: 'resolved', target: exact}
       const fileName = path.basename(text)
       if (/\.md$/i.test(fileName) && !isPlanFileName(fileName)) {
@@ -227,14 +246,39 @@ export class PlanGraph {
     }
   }
 
+  private lowerPaths: Map<string, PlanNode> | undefined
+
+  /** The nodes by lower-cased path, built on first use. */
+  private byLowerPath(): Map<string, PlanNode> {
+    this.lowerPaths ??= new Map(this.nodes.map((node) => [node.path.toLowerCase(), node]))
+    return this.lowerPaths
+  }
+
+  private phaseTextCounts: Map<string, number> | undefined
+
+  /** Whether `node`'s `phase:` value names it: no other plan of the tree has that phase (`v1.1-roadmap-P5` for `v1.1-roadmap/P5/PLAN.md`). */
+  private phaseNames(node: PlanNode, lower: string): boolean {
+    if (node.phaseText?.toLowerCase() !== lower) return false
+    if (!this.phaseTextCounts) {
+      this.phaseTextCounts = new Map()
+      for (const other of this.nodes) {
+        const key = other.phaseText?.toLowerCase()
+        if (key !== undefined && !other.summaryOnly) this.phaseTextCounts.set(key, (this.phaseTextCounts.get(key) ?? 0) + 1)
+      }
+    }
+    return this.phaseTextCounts.get(lower) === 1
+  }
+
   private candidates(from: PlanNode, text: string, pool: PlanNode[]): PlanNode[] {
     const lower = text.toLowerCase()
     // Plans without a phase number (standalone/, quick/) are a phase of their own folder.
     const samePhase = (node: PlanNode) =>
       from.phase !== undefined ? node.phase === from.phase : node.directory === from.directory
+    const segments = (node: PlanNode) => path.relative(this.root, node.directory).toLowerCase().split(path.sep)
     const full = /^(\d+(?:\.\d+)*[a-z]?)-(\d+[a-z]?)(?:-.+)?$/i.exec(text)
     const short = /^\d+[a-z]?$/i.test(text)
     const prefixed = /^(.+?)-(\d+[a-z]?)$/i.exec(text)
+    const folderAndPlan = /^([^:]+):(\d+[a-z]?)$/.exec(text)
     let found: PlanNode[] = []
     if (full) {
       const phase = normalizeNumber(full[1])
@@ -243,27 +287,53 @@ export class PlanGraph {
     } else if (short) {
       const plan = normalizeNumber(text)
       found = pool.filter((node) => samePhase(node) && node.plan === plan)
+    } else if (folderAndPlan) {
+      // `06c-on-demand-migration:01`: a phase folder and a plan number.
+      const folder = folderAndPlan[1].toLowerCase()
+      const plan = normalizeNumber(folderAndPlan[2])
+      found = pool.filter((node) => node.plan === plan && path.basename(node.directory).toLowerCase() === folder)
     } else if (prefixed) {
       // `quick-035`, `agent-godentist-01`: a folder name and a plan number.
       const folder = prefixed[1].toLowerCase()
       const plan = normalizeNumber(prefixed[2])
-      found = pool.filter(
-        (node) =>
-          node.plan === plan &&
-          path.relative(this.root, node.directory).toLowerCase().split(path.sep).some((segment) => segment === folder || segment.endsWith(`-${folder}`))
-      )
+      found = pool.filter((node) => node.plan === plan && segments(node).some((segment) => segment === folder || segment.endsWith(`-${folder}`)))
     }
     if (found.length > 0) return found
-    // Last resort: the plan's own `plan:` value or file name (`10a`, `D-01`, `027` for quick/027-x/027-PLAN.md),
-    // or the name of its phase folder (`03-modify` for phases/03-modify/03-PLAN.md).
+    // Last resort, by what the plan is called: its `plan:` value, file name or `quick_id` (`10a`, `D-01`, `027` for
+    // quick/027-x/027-PLAN.md, `260819-vie`), a quick task's with `quick-` before it, the name of its phase folder
+    // (`03-modify` for phases/03-modify/03-PLAN.md), the `phase:` value of a phase with one plan, or its file name
+    // cut after the plan number (`kb-v2.3-1` for kb-v2.3-1-rewrite-prompt-PLAN.md with `plan: 1`).
+    const quick = /^quick-(.+)$/.exec(lower)?.[1]
+    const trailingNumber = normalizeNumber(/-(\d+[a-z]?)$/i.exec(text)?.[1])
+    const calls = (node: PlanNode, name: string) =>
+      node.planText?.toLowerCase() === name || node.name.toLowerCase() === name || node.quickId?.toLowerCase() === name
     found = pool.filter(
       (node) =>
-        node.planText?.toLowerCase() === lower ||
-        node.name.toLowerCase() === lower ||
-        path.basename(node.directory).toLowerCase() === lower
+        calls(node, lower) ||
+        (quick !== undefined && segments(node).includes('quick') && calls(node, quick)) ||
+        path.basename(node.directory).toLowerCase() === lower ||
+        this.phaseNames(node, lower) ||
+        (trailingNumber !== undefined && node.plan === trailingNumber && node.name.toLowerCase().startsWith(lower + '-'))
     )
     // A short number that is no plan of its own phase may only name a plan elsewhere when just one plan has that name.
     return short && found.length > 1 ? [] : found
+  }
+
+  /**
+   * What to offer for an entry that names no plan: the one plan id of this
+   * tree it is a slip of (`didYouMean`), else an id of a plan of its phase to
+   * show how plans are named here (`example`).
+   */
+  suggestionFor(from: PlanNode, entryText: string): {didYouMean?: string; example?: string} {
+    const others = this.nodes.filter((node) => !node.summaryOnly && node !== from)
+    const text = entryText.trim()
+    // Another number is another plan, not a slip: an entry shaped like an id gets no "did you mean".
+    const idShaped = /^\d+(?:\.\d+)*[a-z]?(?:-\d+[a-z]?)?$/i.test(text)
+    const didYouMean = idShaped ? undefined : onlyNearMiss(text, others.map((node) => node.name))
+    if (didYouMean !== undefined) return {didYouMean}
+    const ofPhase = others.filter((node) => node.directory === from.directory)
+    const example = (ofPhase.length > 0 ? ofPhase : others).map((node) => node.name).sort()[0]
+    return example === undefined ? {} : {example}
   }
 
   /** Among several candidates, the ones whose file is named exactly as written (`01-01` is `01-01-PLAN.md`). */
@@ -381,6 +451,7 @@ function summaryNode(filePath: string): PlanNode {
     planText: undefined,
     dependsOn: [],
     wave: undefined,
+    keys: [],
     summaryOnly: true
   }
 }

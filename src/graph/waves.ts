@@ -22,6 +22,8 @@ function phaseDependencies(graph: PlanGraph, node: PlanNode): PhaseDependency[] 
   const found: PhaseDependency[] = []
   for (const entry of node.dependsOn) {
     const resolution = graph.resolve(node, entry.text)
+    // `depends_on: [none]` means what `[]` means; `dependency-exists` says how to write it.
+    if (resolution.status === 'missing' && resolution.nothing) continue
     if (resolution.status === 'resolved' && resolution.target.directory !== node.directory) continue
     if (resolution.status === 'completed' && resolution.summary.directory !== node.directory) continue
     if (resolution.status !== 'resolved') return undefined

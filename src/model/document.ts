@@ -51,6 +51,30 @@ export function isPlanFileName(fileName: string): boolean {
   return /(^|-)PLAN\.md$/.test(fileName) || /(^|-)PLAN-\d+[a-z]?(-[\w.-]+)?\.md$/.test(fileName)
 }
 
+/**
+ * Files named like plans that are not plans: GSD's chunked-planning outline
+ * (`01-PLAN-OUTLINE.md`), the backup a plan bounce keeps (`01-02-PLAN.pre-bounce.md`,
+ * a copy of a plan with its frontmatter and tasks) and a plan review
+ * (`01-02-PLAN-REVIEW.md`). No executor runs them.
+ */
+export function isNotPlanFileName(fileName: string): boolean {
+  return /-OUTLINE\.md$/i.test(fileName) || /\.pre-bounce\.md$/i.test(fileName) || /-PLAN-REVIEW\.md$/i.test(fileName)
+}
+
+/**
+ * A GSD quick task (`/gsd:quick`): its files live under `.planning/quick/`, and
+ * its frontmatter may say `type: quick` or carry a `quick_id`. A quick task is
+ * one plan run on its own, never in a phase's waves.
+ */
+export function isQuickTask(document: Pick<PlanDocument, 'path' | 'frontmatter'>): boolean {
+  const entries = document.frontmatter?.entries
+  return (
+    (document.path !== undefined && document.path.split(path.sep).join('/').includes('/.planning/quick/')) ||
+    entries?.get('type')?.value === 'quick' ||
+    entries?.has('quick_id') === true
+  )
+}
+
 /** Whether a file name is a summary's: `*-SUMMARY.md` or `SUMMARY.md`. */
 export function isSummaryFileName(fileName: string): boolean {
   return /(^|-)SUMMARY\.md$/.test(fileName)
@@ -58,6 +82,17 @@ export function isSummaryFileName(fileName: string): boolean {
 
 /** A fence line's indentation and fence; the rest of the line is its info string. */
 const fenceLine = /^[ \t]*(`{3,}|~{3,})/
+/** Info strings of a fence that quotes a whole Markdown document, fences and all. */
+const quotingInfo = /^(?:markdown|md|mdx|gfm)\b/i
+
+/** How many times a document's fences are read again after fences that swallow markup are cut short. */
+const maxFenceCuts = 4
+
+interface OpenFence {
+  start: number
+  fence: string
+  quoting: boolean
+}
 
 /**
  * Fenced code as the agent reading the plan sees it: a line that starts with
@@ -65,24 +100,40 @@ const fenceLine = /^[ \t]*(`{3,}|~{3,})/
  * same kind and at least the same length closes it. CommonMark would not see
  * a fence inside an HTML block, or one indented four spaces after a blank
  * line, but plans put fences inside `<action>` exactly that way.
+ *
+ * A `markdown` fence quotes a document with fences of its own, and plans
+ * write them with the same three backticks: inside it, a fence with an info
+ * string (```` ```bash ````) opens a nested level and a bare fence closes the
+ * innermost one, as their authors and the executing agent read them.
  */
-function fencedRegions(text: string, from: number): OpaqueRegion[] {
+function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): OpaqueRegion[] {
   const regions: OpaqueRegion[] = []
-  let open: {start: number; fence: string} | undefined
+  const open: OpenFence[] = []
   for (const [lineStart, lineEnd] of lineRanges(text, from)) {
     const line = text.slice(lineStart, lineEnd)
+    const match = {index: lineStart}
+    if (open.length > 0 && cuts.has(match.index)) {
+      regions.push({range: [open[0].start, match.index], kind: 'fenced', closed: false, cut: true})
+      open.length = 0
+    }
     const fence = fenceLine.exec(line)
     if (!fence) continue
-    const info = line.slice(fence[0].length)
-    if (!open) {
-      // An info string with a backtick cannot open a backtick fence (it is inline code).
-      if (!(fence[1][0] === '`' && info.includes('`'))) open = {start: lineStart, fence: fence[1]}
-    } else if (fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && info.trim() === '') {
-      regions.push({range: [open.start, lineEnd], kind: 'fenced', closed: true})
-      open = undefined
+    const [, marker] = fence
+    const rest = line.slice(fence[0].length)
+    const info = rest.trim()
+    // An info string with a backtick cannot open a backtick fence (it is inline code).
+    const canOpen = !(marker[0] === '`' && info.includes('`'))
+    const innermost = open[open.length - 1]
+    if (!innermost) {
+      if (canOpen) open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info)})
+    } else if (marker[0] === innermost.fence[0] && marker.length >= innermost.fence.length && info === '') {
+      open.pop()
+      if (open.length === 0) regions.push({range: [innermost.start, match.index + line.length], kind: 'fenced', closed: true})
+    } else if (info !== '' && canOpen && open.some((outer) => outer.quoting)) {
+      open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info)})
     }
   }
-  if (open) regions.push({range: [open.start, text.length], kind: 'fenced', closed: false})
+  if (open.length > 0) regions.push({range: [open[0].start, text.length], kind: 'fenced', closed: false})
   return regions
 }
 
@@ -99,7 +150,6 @@ function regionsOfTree(tree: Root, text: string): MarkdownRegions {
   }
   return regions
 }
-
 
 /** The code regions of CommonMark's reading, indented blocks and code spans merged in source order. */
 function codeRegions(regions: MarkdownRegions): OpaqueRegion[] {
@@ -153,10 +203,18 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
   // The code regions and the markup read between them, built together on first use.
   const markupOf = () => {
     if (!markup) {
-      const opaque = fencedRegions(text, frontmatter?.range[1] ?? 0)
-      if (frontmatter) opaque.push({range: frontmatter.range, kind: 'frontmatter'})
-      opaque.push(...codeRegions(markdown()))
-      markup = {opaque, ...guarded(() => parseMarkup(text, opaque, (offset) => lineIndex().point(offset).line), () => ({tasks: [], problems: [], comments: []}))}
+      const other: OpaqueRegion[] = frontmatter ? [{range: frontmatter.range, kind: 'frontmatter'}] : []
+      other.push(...codeRegions(markdown()))
+      const lineOf = (offset: number) => lineIndex().point(offset).line
+      // A fence that would swallow the markup around it ends where that markup begins (see fenceCut in
+      // markup.ts); the fences after it pair up anew, so they are read again, a few times at most.
+      const cuts = new Set<number>()
+      for (let round = 0; ; round++) {
+        const opaque = [...fencedRegions(text, frontmatter?.range[1] ?? 0, cuts), ...other]
+        markup = {opaque, ...guarded(() => parseMarkup(text, opaque, lineOf, round < maxFenceCuts), () => ({tasks: [], problems: [], comments: [], cuts: []}))}
+        if (markup.cuts.length === 0) break
+        for (const cut of markup.cuts) cuts.add(cut)
+      }
     }
     return markup
   }
@@ -191,10 +249,13 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
 
 function documentKind(document: PlanDocument): DocumentKind {
   const fileName = document.path ? path.basename(document.path) : ''
-  if (isPlanFileName(fileName)) return 'plan'
-  if (isSummaryFileName(fileName)) return 'summary'
+  // A quick-task note (a `quick_id`, no tasks) records a quick task; there is nothing in it to execute.
+  const quickNote = isQuickTask(document) && document.frontmatter?.entries.has('quick_id') === true && document.tasks.length === 0
+  const mayBePlan = !isNotPlanFileName(fileName) && !quickNote
+  if (mayBePlan && isPlanFileName(fileName)) return 'plan'
+  if (mayBePlan && isSummaryFileName(fileName)) return 'summary'
   if (!mayBeAgentDocument(document.text, document.frontmatter)) return 'other'
-  if (document.frontmatter?.entries.has('plan') && document.tasks.length > 0) return 'plan'
+  if (mayBePlan && document.frontmatter?.entries.has('plan') && document.tasks.length > 0) return 'plan'
   if (document.headings.some((heading) => heading.depth === 2 && markerOf(heading.text))) return 'agent-output'
   return 'other'
 }
