@@ -6,7 +6,7 @@ import {afterAll, describe, expect, it} from 'vitest'
 import {lintFiles, UsageError} from '../src/lint.js'
 import {buildDocument} from '../src/model/document.js'
 import {meaningOf as peerMeaning, peerErrors, peerWarnings} from '../scripts/peer-messages.mjs'
-import {tableRows} from '../scripts/peer-verdicts-table.mjs'
+import {classKey, classRows, summaryLine, tableRows} from '../scripts/peer-verdicts-table.mjs'
 import {removeTree, writeTree} from './support/tree.js'
 
 /**
@@ -251,5 +251,23 @@ describe('where the GSD validator falls short', () => {
 
   it('reports a `depends_on` entry that names no plan (GSD drops it silently)', async () => {
     expect(await gsdErrors(frontmatter(true, '["01-09"]') + autoTask)).toEqual([expect.stringMatching(/^dependency-exists: /)])
+  })
+})
+
+/**
+ * GSD's current validator run on the whole real corpus (scripts/peer-verdicts.mjs,
+ * which fetches the peer with `npm pack`): its recorded outcome is what
+ * docs/parity.md's "Verdicts on the real corpus" section shows, and every
+ * class of disagreement there says why. No network and no peer here.
+ */
+describe('verdicts on the real corpus (test/fixtures/peer-verdicts.json)', () => {
+  const outcome = JSON.parse(fs.readFileSync(new URL('./fixtures/peer-verdicts.json', import.meta.url), 'utf8'))
+  const markdown = fs.readFileSync(parityDoc, 'utf8')
+
+  it('docs/parity.md gives the recorded counts, one row per class of disagreement, each explained', () => {
+    expect(markdown).toContain(summaryLine(outcome))
+    const written = classRows(markdown)
+    expect(written.map((row) => [row.peer, row.planlint, row.plans])).toEqual(outcome.classes.map((row: {peer: string; planlint: string; plans: number}) => [row.peer, row.planlint, row.plans]))
+    expect(written.filter((row) => row.why.trim() === '').map(classKey), 'every class says why the verdicts differ').toEqual([])
   })
 })
