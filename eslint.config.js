@@ -3,12 +3,32 @@
 import js from '@eslint/js'
 import {defineConfig} from 'eslint/config'
 import tseslint from 'typescript-eslint'
+import regexp from 'eslint-plugin-regexp'
 import ruleModule from './dist/tools/eslint/rule-module.js'
 
 export default defineConfig(
   {ignores: ['dist/', 'node_modules/', 'coverage/']},
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  regexp.configs.recommended,
+  {
+    rules: {
+      // Plans are text an agent wrote: every pattern that sees it must run in linear time (docs/security.md);
+      // test/redos.test.ts checks the built patterns with recheck as well.
+      'regexp/no-super-linear-backtracking': ['error', {report: 'potential'}],
+      'regexp/no-super-linear-move': 'error',
+      // Style rules of the recommended set: they would rewrite patterns across the rules without changing what they match.
+      'regexp/use-ignore-case': 'off',
+      'regexp/prefer-w': 'off',
+      'regexp/no-unused-capturing-group': 'off',
+      'regexp/no-useless-non-capturing-group': 'off',
+      'regexp/no-useless-character-class': 'off',
+      'regexp/no-dupe-characters-character-class': 'off',
+      // `\b[^.]{0,25}\b` is how the rules write "a few words later"; the zero is harmless.
+      'regexp/no-contradiction-with-assertion': 'off',
+      'regexp/optimal-quantifier-concatenation': 'off'
+    }
+  },
   {
     files: ['**/*.{js,mjs}'],
     languageOptions: {globals: {process: 'readonly', console: 'readonly', URL: 'readonly'}}

@@ -78,7 +78,10 @@ function trapsIn(segment: string): Array<Omit<Found, 'range'> & {index: number; 
       message: `\`${variable[1]}\` unquoted in command position: zsh does not split it into words, so the shell looks for a command named by the whole expansion, exits 127, and a check of its status passes without testing anything; write the command out, or use a shell function (GSD plan-criteria R3)`
     })
   }
-  const pipedGit = /\bgit\s+[a-z][^\n|]*\|/.exec(segment)
+  // The first `git` and the first `|` after it (a segment is one line): `/git\s+[a-z][^|]*\|/` would rescan the line per `git`.
+  const git = /\bgit\s+[a-z]/.exec(segment)
+  const pipe = git ? segment.indexOf('|', git.index) : -1
+  const pipedGit = git && pipe !== -1 ? {index: git.index, 0: segment.slice(git.index, pipe + 1)} : undefined
   if (pipedGit) {
     traps.push({
       trap: 'R4',

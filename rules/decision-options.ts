@@ -8,7 +8,7 @@ import type {PlanDocument} from '../src/model/document.js'
 const idToken = '[A-Za-z0-9][\\w-]*'
 const separator = '(?:\\s*,\\s*(?:or\\s+)?|\\s+or\\s+|\\s*[/|]\\s*)'
 /** `Select: a, b, or c` / `Choose a / b`: a list of two or more bare ids after the verb. */
-const selectList = new RegExp(`\\b(?:select|choose|pick)\\b\\s*:?\\s*(${idToken}(?:${separator}${idToken})+)`, 'gi')
+const selectList = new RegExp(`\\b(?:select|choose|pick)\\b\\s*(?::\\s*)?(${idToken}(?:${separator}${idToken})+)`, 'gi')
 /** An id in backticks or double quotes. */
 const quotedId = new RegExp(`\`(${idToken})\`|"(${idToken})"`, 'g')
 

@@ -1,13 +1,10 @@
 import {elementsNamed, lineOf} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
-import {allowListed, comparesWithZero, countsMatches, grepCalls, invertsMatch, shellSegments, shellView, type GrepCall} from '../src/shell.js'
+import {allowListed, comparesWithZero, countsMatches, grepCalls, invertsMatch, negativeGrepCommands, shellSegments, shellView, type GrepCall} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
 
-/** A negative grep command as pasted into an action (`grep -c 'X' f == 0`): not an echo of its own literal. */
-const commandSpan = /grep(?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+\s+(?:'[^']*'|"[^"]*"|[^\s'"|>&;]+)[^\n]*?(?:==|-eq|=)\s*0\b/g
-
 /** A `! grep` at a command boundary: the check passes only when nothing matches. */
-const negatedGrep = /(?:^|[;(`]|\bthen\b|\bdo\b)\s*!\s*(?=grep\s+-)/
+const negatedGrep = /(?:^|[;(`]|\bthen|\bdo)\s*!\s*(?=grep\s+-)/
 
 /**
  * The greps of a segment that must find nothing: counting ones compared with
@@ -55,7 +52,8 @@ export default defineRule({
     const actions = document.tasks.flatMap((task) => elementsNamed(task, 'action'))
     const zones = actions.map((action) => {
       const [start, end] = action.contentRange
-      const excluded: Range[] = [...view.slice(start, end).matchAll(commandSpan)].map((match) => [start + match.index, start + match.index + match[0].length])
+      // A negative grep command pasted into the action is not an echo of its own literal.
+      const excluded: Range[] = negativeGrepCommands(view.slice(start, end)).map(([from, to]) => [start + from, start + to])
       return {start, end, excluded}
     })
     for (const [literal, gate] of gates) {

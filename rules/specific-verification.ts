@@ -3,13 +3,13 @@ import {contentLines, plainText, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 /** Something to look at: a URL, a route or a file. */
-const target = /\bhttps?:\/\/|\blocalhost\b|\b127\.0\.0\.1\b|(?:^|[\s`(])\/[\w-]+|[\w.-]+\/[\w./-]+|\b[\w-]+\.(?:[jt]sx?|py|md|json|ya?ml|html|css|swift|kt|rs|go|rb|java|png|jpe?g|svg|pdf|csv|log|sql|txt)\b/i
+const target = /\bhttps?:\/\/|\blocalhost\b|\b127\.0\.0\.1\b|(?:^|[\s`(])\/[\w-]+|(?<![\w.-])[\w.-]+\/[\w./-]+|(?<![\w-])[\w-]+\.(?:[jt]sx?|py|md|json|ya?ml|html|css|swift|kt|rs|go|rb|java|png|jpe?g|svg|pdf|csv|log|sql|txt)\b/i
 /** An expected outcome: what the person should see. */
 const outcome =
   /\b(should|shows?|showing|shown|displays?|appears?|sees?|returns?|expect(?:ed|s)?|visible|renders?|loads?|contains?|matches|equals|reads|prints?|plays?|succeeds?|fails?|redirects?|lists?|hidden|disabled|enabled|no (?:errors?|warnings?))\b|→|=>|==/i
 /** "Check it works" and its kin: a request with no object and no outcome. */
 const vague =
-  /\b(check|verify|confirm|make sure|ensure|test|see if|see that)\b[^.\n]{0,25}\b(it|everything|all|things?|this|that|feature|app|ui|page|changes?)\b[^.\n]{0,15}\b(works?|working|correct(?:ly)?|fine|ok(?:ay)?|good|right|as expected)\b/i
+  /\b(check|verify|confirm|make sure|ensure|test|see if|see that)\b[^.\n]{1,25}\b(it|everything|all|things?|this|that|feature|app|ui|page|changes?)\b[^.\n]{1,15}\b(works?|working|correct(?:ly)?|fine|ok(?:ay)?|good|right|as expected)\b/i
 const listItem = /^\s*(?:[-*+]|\d+[.)]|\[[ x]\])\s+/
 
 /**

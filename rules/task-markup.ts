@@ -12,7 +12,8 @@ const advice: Record<MarkupProblemKind, (problem: MarkupProblem) => string> = {
   'duplicate-attribute': () => '; keep one',
   'unquoted-attribute': () => '; put its value in double quotes',
   'swallowed-tasks': () => '',
-  'nul-bytes': () => '; save it as UTF-8 text without NUL bytes'
+  'nul-bytes': () => '; save it as UTF-8 text without NUL bytes',
+  'nested-too-deep': () => '; close the elements you opened, or write the deeper ones as text'
 }
 
 /** The edit that repairs a problem, when there is exactly one right edit. */

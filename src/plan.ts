@@ -187,7 +187,19 @@ export function normalizePath(value: string): string {
  * brackets are not: `app/[id]/page.tsx` is a real route folder.
  */
 export function isGlob(value: string): boolean {
-  return /[*?]|\{[^}]*,[^}]*\}/.test(value)
+  if (value.includes('*') || value.includes('?')) return true
+  // A `{…,…}` group, scanned once: the pattern `/\{[^}]*,[^}]*\}/` backtracks over `{{{…,,,`.
+  let opened = false
+  let comma = false
+  for (const char of value) {
+    if (char === '{') opened = true
+    else if (char === ',' && opened) comma = true
+    else if (char === '}') {
+      if (comma) return true
+      opened = comma = false
+    }
+  }
+  return false
 }
 
 /** The `files_modified` entries of a plan's frontmatter, with their ranges (empty when absent). */

@@ -155,4 +155,9 @@ export function runRule<Options>(
     const reason = error instanceof Error ? error.message : String(error)
     onCrash(`Rule \`${rule.id}\` crashed on this file: ${reason}. Please report it.`, error)
   }
+  // A part of the document model that could not be built: one message for the file, from the rule that first read it.
+  if (document.failure && !document.failure.reported) {
+    document.failure.reported = true
+    onCrash(document.failure.message, undefined)
+  }
 }

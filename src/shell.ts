@@ -70,6 +70,35 @@ export function shellSegments(text: string, offset = 0): ShellSegment[] {
   return segments
 }
 
+const grepHead = /grep(?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+\s+(?:('[^']*'|"[^"]*")|[^\s'"|>&;]+)/g
+const zeroComparison = /(?:==|-eq|=)\s*0\b/g
+
+/**
+ * The negative grep commands in a text (`grep -c 'X' f == 0`, the comparison
+ * later on the same line), as ranges. Each grep looks for the first
+ * comparison after it through one list of the text's comparisons, since one
+ * pattern (`grep … [^\n]*?== 0`) would rescan the line for every grep on it.
+ */
+export function negativeGrepCommands(text: string): Array<[number, number]> {
+  const commands: Array<[number, number]> = []
+  const comparisons = [...text.matchAll(zeroComparison)]
+  let next = 0
+  let lineEnd = -1
+  for (const head of text.matchAll(grepHead)) {
+    if (commands.length > 0 && head.index < commands[commands.length - 1][1]) continue
+    const headEnd = head.index + head[0].length
+    // An unquoted pattern may end in the comparison itself (`grep -c x=0`).
+    const earliest = head[1] ? headEnd : headEnd - head[0].split(/\s/).pop()!.length + 1
+    while (next < comparisons.length && comparisons[next].index < earliest) next++
+    if (next === comparisons.length) break
+    if (lineEnd < earliest) lineEnd = text.indexOf('\n', earliest) === -1 ? text.length : text.indexOf('\n', earliest)
+    const comparison = comparisons[next]
+    if (comparison.index > lineEnd) continue
+    commands.push([head.index, comparison.index + comparison[0].length])
+  }
+  return commands
+}
+
 /** A comparison with zero: `== 0`, `= 0` (spaced, not `VAR=0`), `-eq 0`, `equals 0`. */
 export function comparesWithZero(segment: string): boolean {
   return /\s==?\s*0\b/.test(segment) || /-eq\s+0\b/.test(segment) || /\bequals\s+0\b/.test(segment)
@@ -91,21 +120,26 @@ export function grepCalls(segment: string): GrepCall[] {
   return calls
 }
 
+/** Whether the options hold a short-option cluster (`-c`, `-Ec`) with `letter`, or the long option `long`. */
+function hasOption(options: string, letter: string, long: RegExp): boolean {
+  return options.split(/\s+/).some((option) => /^-[A-Za-z]+$/.test(option) && option.includes(letter)) || long.test(options)
+}
+
 /** `-c`, `-Ec`, `--count`. */
 export function countsMatches(options: string): boolean {
-  return /(?:^|\s)-[A-Za-z]*c[A-Za-z]*(?=\s|$)/.test(options) || /--count\b/.test(options)
+  return hasOption(options, 'c', /--count\b/)
 }
 
 /** `-v`, `-cv`, `--invert-match`: counting non-matching lines turns `== 0` into a positive check. */
 export function invertsMatch(options: string): boolean {
-  return /(?:^|\s)-[A-Za-z]*v[A-Za-z]*(?=\s|$)/.test(options) || /--invert-match\b/.test(options)
+  return hasOption(options, 'v', /--invert-match\b/)
 }
 
 /** A `!` at a command boundary that negates a grep, directly or at the head of a pipeline into grep. */
 export function negatesGrep(segment: string): boolean {
   return (
-    /(?:^|[;&|(]|\bthen\b|\bdo\b)\s*!\s*grep/.test(segment) ||
-    (/(?:^|[;&|(]|\bthen\b|\bdo\b)\s*!\s*\w/.test(segment) && /\|\s*grep\b/.test(segment))
+    /(?:^|[;&|(]|\bthen|\bdo)\s*!\s*grep/.test(segment) ||
+    (/(?:^|[;&|(]|\bthen|\bdo)\s*!\s*\w/.test(segment) && /\|\s*grep\b/.test(segment))
   )
 }
 
@@ -114,7 +148,19 @@ export function isRegionScoped(segment: string): boolean {
   const pipe = segment.lastIndexOf('|')
   if (pipe === -1) return false
   const before = segment.slice(0, pipe)
-  return /\bsed\s+-n\b/.test(before) || /\bawk\b[^|]*\/[^/]*\/\s*,\s*\/[^/]*\//.test(before)
+  return /\bsed\s+-n\b/.test(before) || before.split('|').some(awkRange)
+}
+
+/**
+ * Whether a pipeline stage runs `awk` with a `/start/,/end/` range. Read from
+ * the slashes (`/x/ , /y/` is a slash-separated part that is only a comma),
+ * not with one pattern, which would backtrack over long stages.
+ */
+function awkRange(stage: string): boolean {
+  const awk = /\bawk\b/.exec(stage)
+  if (!awk) return false
+  const parts = stage.slice(awk.index + 3).split('/')
+  return parts.some((part, index) => index >= 2 && index + 2 < parts.length && part.trim() === ',')
 }
 
 /**
@@ -123,7 +169,17 @@ export function isRegionScoped(segment: string): boolean {
  */
 export function allowListed(text: string, kind: 'planner-discipline-allow' | 'planner-region-allow'): Set<string> {
   const allowed = new Set<string>()
-  for (const match of text.matchAll(new RegExp(`<!--\\s*${kind}:\\s*(.+?)\\s*-->`, 'g'))) allowed.add(match[1])
+  // Scanned with indexOf: a pattern would backtrack over a comment that is never closed.
+  let closing = -1
+  for (let opening = text.indexOf('<!--'); opening !== -1; ) {
+    if (closing < opening + 4) closing = text.indexOf('-->', opening + 4)
+    if (closing === -1) break
+    const body = text.slice(opening + 4, closing).trimStart()
+    const value = body.startsWith(`${kind}:`) ? body.slice(kind.length + 1).trim() : ''
+    const oneLine = !/[\n\r\u2028\u2029]/.test(value)
+    if (value !== '' && oneLine) allowed.add(value)
+    opening = text.indexOf('<!--', value !== '' && oneLine ? closing + 3 : opening + 4)
+  }
   return allowed
 }
 

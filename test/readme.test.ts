@@ -25,7 +25,7 @@ describe('README', () => {
   const table = rulesTable(readme)
 
   it('opens with a command that lints the bundled examples with npx, as its "What it catches" shows', () => {
-    const [install, run] = /```sh\n(.*?)\s+#/.exec(readme)![1].split(' && ')
+    const [install, run] = /```sh\n([^#\n]*)#/.exec(readme)![1].trim().split(' && ')
     expect(install).toBe('npm install')
     // What npx runs is the project's own bin, built by `npm install` (prepare): a fresh clone has no other.
     const result = spawnSync(run, {cwd: fileURLToPath(new URL('..', import.meta.url)), shell: true, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}})

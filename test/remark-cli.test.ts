@@ -25,7 +25,7 @@ describe('remark-cli with planlint in .remarkrc', {timeout: 60_000}, () => {
     expect(run.status).toBe(1)
     const lines = run.stderr.split('\n').filter((line) => /^\d+:\d+/.test(line))
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/^8:13-8:17\s+error `autonomous: true` but this plan has a checkpoint task.*\s+autonomous-flag\s+planlint$/)
+    expect(lines[0]).toMatch(/^8:13-8:17\s+error `autonomous: true` but this plan has a checkpoint task.*\sautonomous-flag\s+planlint$/)
     expect(run.stderr).toContain(path.join(phase, '01-01-PLAN.md'))
   })
 })

@@ -1,15 +1,14 @@
 import path from 'node:path'
-import type {Root, Nodes} from 'mdast'
-import {toString} from 'mdast-util-to-string'
+import type {Root} from 'mdast'
 import {remark} from 'remark'
 import remarkFrontmatter from 'remark-frontmatter'
-import {visit} from 'unist-util-visit'
 import {parseDirectives, type Directive} from './directives.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
 import {scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
-import {LineIndex, type Range} from './text.js'
+import {LineIndex, lineRanges, type Range} from './text.js'
+import {textOf, treeNodes} from './tree.js'
 
 export type DocumentKind = 'plan' | 'summary' | 'agent-output' | 'other'
 
@@ -28,6 +27,12 @@ export interface PlanDocument {
   opaque: OpaqueRegion[]
   /** Inline suppression comments (`<!-- planlint-disable x -->`, `<!--lint ignore x-->`), in source order. */
   directives: Directive[]
+  /**
+   * Why part of the model could not be built (a bug, or input past a limit),
+   * once a rule has read that part: it then reads as empty, and the first
+   * rule to run after it reports this, once (see `runRule`).
+   */
+  failure?: {message: string; reported: boolean}
 }
 
 const markdown = remark().use(remarkFrontmatter, ['yaml']).freeze()
@@ -75,7 +80,8 @@ export function isSummaryFileName(fileName: string): boolean {
   return /(^|-)SUMMARY\.md$/.test(fileName)
 }
 
-const fenceLine = /^[ \t]*(`{3,}|~{3,})(.*)$/
+/** A fence line's indentation and fence; the rest of the line is its info string. */
+const fenceLine = /^[ \t]*(`{3,}|~{3,})/
 /** Info strings of a fence that quotes a whole Markdown document, fences and all. */
 const quotingInfo = /^(?:markdown|md|mdx|gfm)\b/i
 
@@ -103,17 +109,17 @@ interface OpenFence {
 function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): OpaqueRegion[] {
   const regions: OpaqueRegion[] = []
   const open: OpenFence[] = []
-  const linePattern = /[^\n]*(?:\n|$)/g
-  linePattern.lastIndex = from
-  for (let match = linePattern.exec(text); match && match[0] !== ''; match = linePattern.exec(text)) {
-    const line = match[0].replace(/\r?\n$/, '')
+  for (const [lineStart, lineEnd] of lineRanges(text, from)) {
+    const line = text.slice(lineStart, lineEnd)
+    const match = {index: lineStart}
     if (open.length > 0 && cuts.has(match.index)) {
       regions.push({range: [open[0].start, match.index], kind: 'fenced', closed: false, cut: true})
       open.length = 0
     }
     const fence = fenceLine.exec(line)
     if (!fence) continue
-    const [, marker, rest] = fence
+    const [, marker] = fence
+    const rest = line.slice(fence[0].length)
     const info = rest.trim()
     // An info string with a backtick cannot open a backtick fence (it is inline code).
     const canOpen = !(marker[0] === '`' && info.includes('`'))
@@ -134,14 +140,14 @@ function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): O
 /** CommonMark's code regions and headings read off a syntax tree (remark's or ESLint's), in source order. */
 function regionsOfTree(tree: Root, text: string): MarkdownRegions {
   const regions: MarkdownRegions = {indented: [], inline: [], headings: []}
-  visit(tree, (node: Nodes) => {
+  for (const node of treeNodes(tree)) {
     const start = node.position?.start.offset
     const end = node.position?.end.offset
-    if (start === undefined || end === undefined) return
+    if (start === undefined || end === undefined) continue
     if (node.type === 'code' && !/^[ ]{0,3}(`{3}|~{3})/.test(text.slice(start, start + 6))) regions.indented.push([start, end])
     else if (node.type === 'inlineCode') regions.inline.push([start, end])
-    else if (node.type === 'heading') regions.headings.push({depth: node.depth, text: toString(node), range: [start, end]})
-  })
+    else if (node.type === 'heading') regions.headings.push({depth: node.depth, text: textOf(node), range: [start, end]})
+  }
   return regions
 }
 
@@ -179,7 +185,21 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
   let directives: Directive[] | undefined
   let kind: DocumentKind | undefined
   const lineIndex = () => (lines ??= new LineIndex(text))
-  const markdown = () => (regions ??= tree ? regionsOfTree(tree, text) : scanMarkdown(text, parseMarkdown))
+  /** Builds a part of the model like a rule runs: a failure is recorded on the document and the part reads as `empty`. */
+  const guarded = <Part>(build: () => Part, empty: () => Part): Part => {
+    try {
+      return build()
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      document.failure ??= {message: `planlint could not read all of this file (${reason}), so its rules saw only part of it. Please report it.`, reported: false}
+      return empty()
+    }
+  }
+  const markdown = () =>
+    (regions ??= guarded(
+      () => (tree ? regionsOfTree(tree, text) : scanMarkdown(text, parseMarkdown)),
+      () => ({indented: [], inline: [], headings: []})
+    ))
   // The code regions and the markup read between them, built together on first use.
   const markupOf = () => {
     if (!markup) {
@@ -191,7 +211,7 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
       const cuts = new Set<number>()
       for (let round = 0; ; round++) {
         const opaque = [...fencedRegions(text, frontmatter?.range[1] ?? 0, cuts), ...other]
-        markup = {opaque, ...parseMarkup(text, opaque, lineOf, round < maxFenceCuts)}
+        markup = {opaque, ...guarded(() => parseMarkup(text, opaque, lineOf, round < maxFenceCuts), () => ({tasks: [], problems: [], comments: [], cuts: []}))}
         if (markup.cuts.length === 0) break
         for (const cut of markup.cuts) cuts.add(cut)
       }
@@ -221,7 +241,7 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
       return markupOf().opaque
     },
     get directives() {
-      return (directives ??= parseDirectives(text, markupOf().comments, frontmatter, lineIndex()))
+      return (directives ??= guarded(() => parseDirectives(text, markupOf().comments, frontmatter, lineIndex()), () => []))
     }
   }
   return document

@@ -1,5 +1,5 @@
 import {isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode} from 'yaml'
-import type {Range} from './text.js'
+import {lineRanges, type Range} from './text.js'
 
 /** One top-level `key: value` of the frontmatter, with source ranges. */
 export interface FrontmatterEntry {
@@ -39,6 +39,52 @@ export interface Frontmatter {
   entries: Map<string, FrontmatterEntry>
 }
 
+/** How deep YAML collections nest before planlint stops reading a value (the parser recurses per level). */
+export const maxYamlDepth = 64
+
+/**
+ * Where the YAML first nests deeper than `maxYamlDepth` (block indentation,
+ * `- - -` items and flow brackets together), read line by line in one pass;
+ * `undefined` when it never does.
+ */
+function tooDeepAt(yaml: string): number | undefined {
+  const indents: number[] = []
+  let flow = 0
+  let quote: string | undefined
+  for (const [start, end] of lineRanges(yaml)) {
+    let position = start
+    while (position < end && yaml[position] === ' ') position++
+    if (flow === 0 && quote === undefined && position < end && yaml[position] !== '#') {
+      while (indents.length > 0 && indents[indents.length - 1] >= position - start) indents.pop()
+      indents.push(position - start)
+    }
+    let items = 0
+    for (; position < end; position++) {
+      const char = yaml[position]
+      if (quote !== undefined) {
+        if (char === quote) quote = undefined
+      } else if (char === '"' || char === "'") quote = char
+      else if (char === '#' && (position === start || yaml[position - 1] === ' ')) break
+      else if (char === '[' || char === '{') flow++
+      else if (char === ']' || char === '}') flow = Math.max(0, flow - 1)
+      else if (char === '-' && flow === 0 && (yaml[position + 1] === ' ' || position + 1 === end)) items++
+      if (indents.length + items + flow > maxYamlDepth) return position
+    }
+  }
+  return undefined
+}
+
+/** The value of the top-level entry that holds `offset`: from after its key's colon to the next top-level line. */
+function topLevelValueAt(yaml: string, offset: number): Range {
+  const lineStart = (at: number) => at === 0 || yaml[at - 1] === '\n' || yaml[at - 1] === '\r'
+  let start = offset
+  while (start > 0 && !(lineStart(start) && /[^\s#-]/.test(yaml[start]))) start--
+  let end = offset + 1
+  while (end < yaml.length && !(lineStart(end) && /[^\s#\]}]/.test(yaml[end]))) end++
+  const colon = yaml.indexOf(':', start)
+  return [colon !== -1 && colon < offset ? colon + 1 : start, end]
+}
+
 const openingFence = /^(?:\uFEFF)?---[ \t]*\r?\n/
 /** A closing `---` line; the leading newline is optional for an empty block. */
 const closingFence = /(?:^|\r?\n)---[ \t]*(?:\r?\n|$)/
@@ -53,14 +99,18 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
   const newlineLength = closing[0].startsWith('\r\n') ? 2 : closing[0].startsWith('\n') ? 1 : 0
   const contentEnd = contentStart + closing.index + newlineLength
   const end = contentStart + closing.index + closing[0].length
-  const yamlText = text.slice(contentStart, contentEnd)
-  const document = parseDocument(yamlText, {prettyErrors: false, keepSourceTokens: false})
+  let yamlText = text.slice(contentStart, contentEnd)
   const shift = (range: readonly number[]): Range => [range[0] + contentStart, range[1] + contentStart]
-  const errors: YamlProblem[] = document.errors.map((error) => ({
-    code: error.code,
-    message: error.message.split('\n')[0],
-    range: shift(error.pos)
-  }))
+  const errors: YamlProblem[] = []
+  const deep = tooDeepAt(yamlText)
+  if (deep !== undefined) {
+    // The parser would exhaust the stack (and report that hundreds of times): that entry is read as blank, the others as written.
+    const [entryStart, entryEnd] = topLevelValueAt(yamlText, deep)
+    errors.push({code: 'NESTED_TOO_DEEP', message: `nested more than ${maxYamlDepth} levels deep, so planlint does not read this entry`, range: shift([deep, deep + 1])})
+    yamlText = yamlText.slice(0, entryStart) + yamlText.slice(entryStart, entryEnd).replace(/[^\r\n]/g, ' ') + yamlText.slice(entryEnd)
+  }
+  const document = parseDocument(yamlText, {prettyErrors: false, keepSourceTokens: false})
+  for (const error of document.errors) errors.push({code: error.code, message: error.message.split('\n')[0], range: shift(error.pos)})
   const entries = new Map<string, FrontmatterEntry>()
   let data: Record<string, unknown> | undefined
   if (isMap(document.contents)) {

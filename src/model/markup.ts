@@ -32,6 +32,7 @@ export type MarkupProblemKind =
   | 'unquoted-attribute'
   | 'swallowed-tasks'
   | 'nul-bytes'
+  | 'nested-too-deep'
 
 export interface MarkupProblem {
   kind: MarkupProblemKind
@@ -79,6 +80,12 @@ const attributeName = /[^\s"'<>/=]+/y
 const unquotedValue = /[^\s"'=<>`]+/y
 const blankLine = /\n[ \t]*\r?\n/y
 const maxTagLength = 4000
+/**
+ * How deep elements nest before planlint stops reading deeper tags as
+ * markup (real plans nest four or five deep): every walk over the elements
+ * stays this shallow, however the file is written.
+ */
+export const maxElementDepth = 64
 
 /** Reads a tag at `start` (a `<`); `undefined` when it is no tag, `'unterminated'` when the tag never ends. */
 function readTag(text: string, start: number): Tag | 'unterminated' | undefined {
@@ -284,6 +291,8 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     }
   }
 
+  /** Opening tags not read as elements because they nest too deep, by name: their closing tags are skipped too. */
+  const tooDeep = new Map<string, number>()
   const candidates = /[<`]/g
   let position = 0
   while (position < text.length) {
@@ -347,6 +356,10 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
       }
       continue
     }
+    if (tag.closing && (tooDeep.get(tag.name) ?? 0) > 0) {
+      tooDeep.set(tag.name, tooDeep.get(tag.name)! - 1)
+      continue
+    }
     if (tag.closing) {
       let depth = stack.length - 1
       while (depth >= 0 && stack[depth].name !== tag.name) depth--
@@ -375,6 +388,13 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     // `<action>` in the text of an `<action>` ("no fences in <action>") is a mention: it must not take the real close tag.
     const innermost = stack[stack.length - 1]
     if (!structuralElementNames.has(innermost.name) && stack.some((element) => element.name === tag.name)) continue
+    if (stack.length >= maxElementDepth && !tag.selfClosing) {
+      if (tooDeep.size === 0) {
+        report('nested-too-deep', `Elements nest more than ${maxElementDepth} deep here; planlint reads the tags below this depth as text`, tag.range)
+      }
+      tooDeep.set(tag.name, (tooDeep.get(tag.name) ?? 0) + 1)
+      continue
+    }
     open(tag)
   }
   if (stack.length > 0) {
@@ -471,8 +491,11 @@ export function child(element: Element, name: string): Element | undefined {
 
 /** Every element below `element`, depth first. */
 export function* descendants(element: Element): Generator<Element> {
-  for (const candidate of element.children) {
+  // Iterative: nested generators would cost the depth on every element yielded.
+  const pending = [...element.children].reverse()
+  while (pending.length > 0) {
+    const candidate = pending.pop()!
     yield candidate
-    yield* descendants(candidate)
+    for (let index = candidate.children.length - 1; index >= 0; index--) pending.push(candidate.children[index])
   }
 }

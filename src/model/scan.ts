@@ -1,9 +1,9 @@
 import type {Root} from 'mdast'
-import {toString} from 'mdast-util-to-string'
 import {parse, postprocess, preprocess} from 'micromark'
 import {frontmatter} from 'micromark-extension-frontmatter'
 import type {Event} from 'micromark-util-types'
 import type {Range} from './text.js'
+import {textOf} from './tree.js'
 
 export interface Heading {
   depth: number
@@ -69,5 +69,5 @@ export function scanMarkdown(text: string, parseHeading: (source: string) => Roo
 /** The text of the heading a heading's own source parses to (its first heading; the whole text if it reads otherwise alone). */
 function headingText(tree: Root): string {
   const heading = tree.children.find((node) => node.type === 'heading')
-  return toString(heading ?? tree)
+  return textOf(heading ?? tree)
 }

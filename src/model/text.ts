@@ -8,6 +8,20 @@ export interface Point {
 /** Half-open character range `[start, end)` on the source text. */
 export type Range = [number, number]
 
+/**
+ * The lines of `text` from `from` on, as `[start, end)` ranges without their
+ * line break. A line ends at `\n`, `\r\n` or a lone `\r`, as in CommonMark.
+ */
+export function* lineRanges(text: string, from = 0): Generator<Range> {
+  let start = from
+  while (start < text.length) {
+    let end = start
+    while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++
+    yield [start, end]
+    start = end + (text.startsWith('\r\n', end) ? 2 : 1)
+  }
+}
+
 /** Maps offsets to line/column and back; built once per text. */
 export class LineIndex {
   readonly lineStarts: number[] = [0]

@@ -28,6 +28,6 @@ export function ruleDocs(ruleId: string): RuleDocs | undefined {
   const examples = lines.findIndex((line) => line.startsWith('## Examples'))
   const page = lines.slice(start, examples === -1 ? undefined : examples).join('\n').trim()
   const paragraphEnd = page.indexOf('\n\n')
-  const summary = (paragraphEnd === -1 ? page : page.slice(0, paragraphEnd)).replace(/\s*\n\s*/g, ' ')
+  const summary = (paragraphEnd === -1 ? page : page.slice(0, paragraphEnd)).split('\n').map((line) => line.trim()).filter(Boolean).join(' ')
   return {summary, page}
 }

@@ -18,12 +18,42 @@ const hyperlink = (text: string, url: string) => `\u001B]8;;${url}\u0007${text}\
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
-/** Length without colour codes and hyperlink wrappers (the URL is not shown). */
-const visibleLength = (text: string) => text.replace(/\u001B\[\d+m/g, '').replace(/\u001B\]8;;[^\u0007]*\u0007/g, '').length
+/**
+ * Length without colour codes and hyperlink wrappers (the URL is not shown).
+ * Scanned, not matched: cells hold only planlint's own escape sequences
+ * (`printable` escapes the others), and a scan stays linear on any text.
+ */
+function visibleLength(text: string): number {
+  let length = 0
+  for (let index = 0; index < text.length; index++) {
+    if (text[index] !== '\u001B') {
+      length++
+    } else if (text[index + 1] === '[') {
+      index = Math.max(index, text.indexOf('m', index) === -1 ? text.length : text.indexOf('m', index))
+    } else if (text.startsWith(']8;;', index + 1)) {
+      const bell = text.indexOf('\u0007', index)
+      index = bell === -1 ? text.length : bell
+    }
+  }
+  return length
+}
+
+/**
+ * Text safe to print on a terminal or in a CI log: line breaks and other
+ * control characters become escapes, so a message cannot start a line of its
+ * own (GitHub Actions runs a line starting `::error` as a command) or move
+ * the cursor.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u2028\u2029]/g, (char) =>
+    char === '\n' ? '\\n' : char === '\r' ? '\\r' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+  )
+}
 
 /** Pads every column but the last to its widest cell. */
 function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => visibleLength(row[column]))))
+  // A loop, not `Math.max(...cells)`: a spread of 100,000 arguments overflows the stack.
+  const widths = rows[0].map((_, column) => rows.reduce((widest, row) => Math.max(widest, visibleLength(row[column])), 0))
   return rows.map((row) =>
     row
       .map((cell, column) => (column === row.length - 1 ? cell : cell + ' '.repeat(widths[column] - visibleLength(cell))))
@@ -51,14 +81,14 @@ export function formatStylish(results: LintResult[], options: {color?: boolean; 
     warnings += result.warningCount
     fixableErrors += result.fixableErrorCount
     fixableWarnings += result.fixableWarningCount
-    lines.push('', style.underline(path.relative(cwd, result.filePath) || result.filePath))
+    lines.push('', style.underline(printable(path.relative(cwd, result.filePath) || result.filePath)))
     const rows = result.messages.map((message) => [
       `  ${message.line}:${message.column}`,
       message.severity === 2 ? style.red('error') : style.yellow('warning'),
-      message.message,
+      printable(message.message),
       ruleCell(message.ruleId)
     ])
-    lines.push(...table(rows))
+    for (const line of table(rows)) lines.push(line)
   }
   const total = errors + warnings
   if (total === 0) return ''
