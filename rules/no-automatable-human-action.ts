@@ -1,4 +1,4 @@
-import {commandsIn, isLogin, readRanges, type CommandAsk} from '../src/commands.js'
+import {commandsIn, isLogin, isRunAsk, readRanges, type CommandAsk} from '../src/commands.js'
 import type {Range} from '../src/model/text.js'
 import {blankTags, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -46,7 +46,7 @@ const builtInWork: AutomatableWork[] = [
   {pattern: String.raw`(^|[^\w-])(re)?deploy( it| the| this| your| to| a| an|ing the)\b|^\W*(re)?deploy\b(?!-)`, work: 'deploy', tool: ''},
   {pattern: String.raw`\b(run|execute|kick off|apply)\b[^.\n]{0,40}\b(build|tests?|test suite|migrations?|migrate|seeds?|seeding|lint)\b`, work: 'run builds, tests and migrations', tool: 'the Bash tool'},
   {pattern: String.raw`\bstart\b[^.\n]{0,20}\b(dev |development |local |the )?server\b`, work: 'start servers', tool: 'the Bash tool'},
-  {pattern: String.raw`\bcreate\b[^.\n]{0,30}\b(database|db|webhooks?|buckets?|tables?|redis|postgres|schema)\b`, work: 'create databases, webhooks and buckets', tool: ''},
+  {pattern: String.raw`(?<![/\x60])\bcreate\b[^.\n]{0,30}\b(database|db|webhooks?|buckets?|tables?|redis|postgres|schema)\b`, work: 'create databases, webhooks and buckets', tool: ''},
   {pattern: String.raw`\bcopy\b[^.\n]{0,60}\b(into|to) (the )?[^.\n]{0,30}\b(dashboard|settings|console|config|\.env)\b`, work: 'copy values between services', tool: ''},
   {pattern: String.raw`\b(create|edit|update|write|add)\b[^.\n]{0,40}(\.env\b|\.env\.local|config file|\b\w+\.(json|ya?ml|toml|ts|js)\b)`, work: 'create or edit files', tool: 'the Write tool'},
   {pattern: String.raw`\b(env(ironment)? ?var(iable)?s?|secrets?)\b[^.\n]{0,60}\b(dashboard|console|settings page|web ui)\b|\b(dashboard|console)\b[^.\n]{0,60}\benv(ironment)? ?var(iable)?s?\b`, work: 'set environment variables in a dashboard', tool: ''}
@@ -151,6 +151,7 @@ export default defineRule<Options>({
       const ranges = readRanges(task, notAsks)
       const commands = commandsIn(document, ranges, morePrograms).filter(
         (command: CommandAsk) =>
+          isRunAsk(command) &&
           !isLogin(command.words) &&
           !storesSecret(command.words) &&
           !agentDoes.test(command.context) &&

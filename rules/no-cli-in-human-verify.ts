@@ -1,4 +1,4 @@
-import {commandsIn} from '../src/commands.js'
+import {commandsIn, isRunAsk} from '../src/commands.js'
 import {child} from '../src/model/markup.js'
 import {taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -7,13 +7,6 @@ interface Options {
   /** More command names (first words) that count as asking the person to run something. */
   commands: string[]
 }
-
-/** A word that tells the person to type something, in the languages plans are written in. */
-const runVerb =
-  /\b(run|re-?run|execute|type|enter|paste|invoke|launch|start|terminal|shell|command line|cli|console:)\b|выполн|запуст|ejecut|execut|lanc|esegu|kör|exécut|运行|执行|실행|chạy/i
-
-/** A line that is nothing but a code span (a list item of commands). */
-const bareSpan = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/
 
 /** What the agent did or does ("Claude started the server with `npm run dev`") is not an ask. */
 const agentDid = /\b(claude|the (executor|agent|orchestrator)|already|automatically)\b|\b(was|were|has been|have been) (run|started|executed)\b/i
@@ -35,11 +28,7 @@ export default defineRule<Options>({
       if (taskType(task) !== 'checkpoint:human-verify') continue
       const howTo = child(task, 'how-to-verify')
       if (!howTo) continue
-      // A code span alone is a mention (`check that \`git status\` is clean`) unless its line tells the person to type it
-      // or is nothing but the command; a fence, a `$ ` prompt or "Run: …" is an ask.
-      const asks = commandsIn(document, [howTo.contentRange], more).filter(
-        (command) => !agentDid.test(command.context) && (command.form !== 'span' || runVerb.test(command.context) || bareSpan.test(command.context))
-      )
+      const asks = commandsIn(document, [howTo.contentRange], more).filter((command) => isRunAsk(command) && !agentDid.test(command.context))
       if (asks.length === 0) continue
       const count = asks.length - 1
       const andMore = count > 0 ? ` (and ${count} more command${count > 1 ? 's' : ''})` : ''

@@ -66,6 +66,23 @@ export function commandWords(line: string, more: ReadonlySet<string> = new Set()
   return words
 }
 
+/** A word that tells the person to type something, in the languages plans are written in. */
+const runVerb =
+  /\b(run|re-?run|execute|type|enter|paste|invoke|launch|start|terminal|shell|command line|cli|console:)\b|выполн|запуст|ejecut|execut|lanc|esegu|kör|exécut|运行|执行|실행|chạy/i
+
+/** A line that is nothing but a code span (a list item of commands). */
+const bareSpan = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/
+
+/**
+ * Whether a command is given to be run: a fence line, a `$ ` prompt or "Run:"
+ * always; a code span only on a line that tells the person to run or type it
+ * or holds nothing but the span (a list of commands). A span that mentions a
+ * command ("`git status` shows the files") is not an ask.
+ */
+export function isRunAsk(command: CommandAsk): boolean {
+  return command.form !== 'span' || runVerb.test(command.context) || bareSpan.test(command.context)
+}
+
 /** Subcommands that log the person in: the auth gates a checkpoint exists for (`vercel login`, `gh auth login`, `aws configure`). */
 export function isLogin(words: string[]): boolean {
   return words.slice(1).some((word) => /^(login|logout|signin|whoami|configure)(:|$)/.test(word) || word === 'auth' || word === 'sso')
