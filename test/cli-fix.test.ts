@@ -54,6 +54,24 @@ describe('planlint --fix', () => {
     expect(snapshot(sandbox)).toEqual(once)
   })
 
+  it('renumbers a whole chain of waves in one run, though each plan is told only once the plans it waits for are right', async () => {
+    const chain = path.join(sandbox, '.planning/phases/03-chain')
+    fs.mkdirSync(chain, {recursive: true})
+    const plan = (number: number, wave: number) =>
+      fs.writeFileSync(path.join(chain, `03-0${number}-PLAN.md`), `---\nwave: ${wave}\ndepends_on: [${number > 1 ? `"03-0${number - 1}"` : ''}]\n---\n`)
+    plan(1, 1)
+    plan(2, 1)
+    plan(3, 2)
+    plan(4, 3)
+    const waveMessages = async () =>
+      (JSON.parse((await cli('--format', 'json', '.planning/phases/03-chain')).stdout) as Array<{messages: Array<{ruleId: string}>}>).flatMap((result) => result.messages).filter((message) => message.ruleId === 'wave-order').length
+    expect(await waveMessages()).toBe(1)
+    await cli('--fix', '.planning/phases/03-chain')
+    const waves = [1, 2, 3, 4].map((number) => /wave: (\d+)/.exec(fs.readFileSync(path.join(chain, `03-0${number}-PLAN.md`), 'utf8'))![1])
+    expect(waves).toEqual(['1', '2', '3', '4'])
+    expect(await waveMessages()).toBe(0)
+  })
+
   it('never fixes task markup quoted in a code fence', async () => {
     await cli('--fix')
     const text = fs.readFileSync(path.join(sandbox, `${phase}/01-01-PLAN.md`), 'utf8')
@@ -63,8 +81,8 @@ describe('planlint --fix', () => {
 
   it('--fix-dry-run prints a unified diff and writes nothing', async () => {
     const before = snapshot(sandbox)
-    const {code, stdout, stderr} = await cli('--fix-dry-run', `${phase}/01-01-SUMMARY.md`)
-    expect(stdout).toContain(`--- a/${phase}/01-01-SUMMARY.md\n+++ b/${phase}/01-01-SUMMARY.md\n@@ -3,5 +3,5 @@\n`)
+    const {code, stdout, stderr} = await cli('--fix-dry-run', `${phase}/01-storage-SUMMARY.md`)
+    expect(stdout).toContain(`--- a/${phase}/01-storage-SUMMARY.md\n+++ b/${phase}/01-storage-SUMMARY.md\n@@ -3,5 +3,5 @@\n`)
     expect(stdout).toContain('\n-## Research Complete\n+## RESEARCH COMPLETE\n')
     expect(stderr).toBe('planlint: would apply 1 fix to 1 file\n')
     expect(code).toBe(0)
@@ -72,7 +90,7 @@ describe('planlint --fix', () => {
   })
 
   it('--fix-dry-run with --format json gives the fixed text as `output`, like ESLint', async () => {
-    const {stdout} = await cli('--fix-dry-run', '--format', 'json', `${phase}/01-01-SUMMARY.md`)
+    const {stdout} = await cli('--fix-dry-run', '--format', 'json', `${phase}/01-storage-SUMMARY.md`)
     const [result] = JSON.parse(stdout) as Array<{output?: string; messages: unknown[]}>
     expect(result.output).toContain('## RESEARCH COMPLETE\n')
     expect(result.messages).toEqual([])
@@ -157,8 +175,8 @@ describe('fixFiles from another working directory', () => {
     expect(fixedPlan.messages.map((message) => message.ruleId)).toEqual(['dependency-exists'])
     expect(run.fixed.map((entry) => path.relative(sandbox, entry.path)).sort()).toEqual([
       `${phase}/01-01-PLAN.md`,
-      `${phase}/01-01-SUMMARY.md`,
       crlfPlan,
+      `${phase}/01-storage-SUMMARY.md`,
       '.planning/phases/02-sync/02-01-PLAN.md',
       '.planning/phases/02-sync/02-03-PLAN.md'
     ])
