@@ -1,14 +1,14 @@
 import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
 import {attributeRemovalRange, codeList, elementsNamed, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * A `checkpoint:decision`'s `auto_select` must name one of its own options:
  * auto mode picks that option unattended, and a name that matches none fails
  * the workflow's own plan check or, worse, picks something else.
  */
-export default remarkRule({
+export default defineRule({
   id: 'auto-select-option',
   description: "A decision's `auto_select` names one of its own `<option id>`s.",
   severity: 'error',

@@ -1,7 +1,7 @@
 import {sliceOf} from '../src/model/document.js'
 import {attribute} from '../src/model/markup.js'
 import {isHumanTask, lineOf, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /** The boolean a string such as `"false"` or `yes` was meant as. */
 function booleanMeant(value: unknown): boolean | undefined {
@@ -16,7 +16,7 @@ function booleanMeant(value: unknown): boolean | undefined {
  * has a `checkpoint:*` task (the orchestrator must stop for a human), `true`
  * when it has none (or the plan is held back for nothing).
  */
-export default remarkRule({
+export default defineRule({
   id: 'autonomous-flag',
   description: 'Frontmatter `autonomous` is a boolean that is `false` exactly when the plan has checkpoint tasks.',
   severity: 'error',

@@ -1,5 +1,5 @@
 import {isCheckpoint, lineOf, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Most `checkpoint:human-verify` tasks one plan may have. */
@@ -12,7 +12,7 @@ interface Options {
  * Checkpoints cost a human round-trip and an executor cold start each: one
  * checkpoint at the end of a plan, not one after every task.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'checkpoint-density',
   description: 'A plan does not put a checkpoint after every task, nor more human-verify checkpoints than allowed.',
   severity: 'warning',

@@ -1,7 +1,7 @@
 import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
 import {attributeRemovalRange, codeList, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** The `gate` values to accept. */
@@ -14,7 +14,7 @@ interface Options {
  * writing workflow's `non-blocking`. The executor looks for `blocking-human`
  * by name, so a misspelt one lets an unattended run through.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'checkpoint-gate',
   description: 'A checkpoint `gate` is one the workflow knows, and only checkpoints (and tracers) carry one.',
   severity: 'error',

@@ -3,7 +3,7 @@ import picomatch from 'picomatch'
 import {sliceOf} from '../src/model/document.js'
 import {checkpointMarkerTypes, completionMarkers, markerOf} from '../src/model/markers.js'
 import {codeList, lineOf} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Extra markers (heading text after `## `) on top of the built-in table. */
@@ -34,7 +34,7 @@ function nearMissOf(source: string, markers: readonly string[]): {marker: string
  * Agent output ends with exactly one `##` completion marker, and nothing
  * at its level or higher follows it: orchestrators route on the marker.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'completion-marker',
   description: 'A document with completion markers has exactly one, as its last heading.',
   severity: 'warning',
@@ -98,7 +98,10 @@ export default remarkRule<Options>({
     }
     const last = found[found.length - 1]
     const after = document.headings.find((heading) => heading.range[0] > last.range[0] && heading.depth <= 2)
-    if (after) {
+    // A marker that opens a file at rest, sections after it, is a status banner: orchestrators read
+    // an agent's return message, not the file it wrote, so nothing routes on it.
+    const banner = !required && found.length === 1 && document.headings.filter((heading) => heading.depth === 2 && heading.range[0] < last.range[0]).length === 0
+    if (after && !banner) {
       report({
         message: `The heading \`${after.text.trim()}\` follows the completion marker on line ${lineOf(document, last.range[0])}; the marker must be the last heading`,
         range: after.range,

@@ -2,7 +2,7 @@ import {onlyNearMiss} from '../src/distance.js'
 import {attribute, type Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {codeList, contentOf, elementsNamed, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 import type {PlanDocument} from '../src/model/document.js'
 
 const idToken = '[A-Za-z0-9][\\w-]*'
@@ -45,7 +45,7 @@ function namedIds(document: PlanDocument, signal: Element): Token[] {
  * A decision offers a person at least two named options to answer with, and
  * its resume signal names those options and no others.
  */
-export default remarkRule({
+export default defineRule({
   id: 'decision-options',
   description: 'A `checkpoint:decision` has two or more options, each with an `id` and a `<name>`, and its resume signal names real ids.',
   severity: 'error',

@@ -1,12 +1,12 @@
 import path from 'node:path'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * Every `depends_on` entry resolves to exactly one plan. The workflow's own
  * index drops entries it cannot resolve, so a typo silently lets a plan run
  * before the work it needs.
  */
-export default remarkRule({
+export default defineRule({
   id: 'dependency-exists',
   description: 'Every `depends_on` entry names exactly one plan of the planning tree.',
   severity: 'error',

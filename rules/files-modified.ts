@@ -1,5 +1,5 @@
 import {filesModified, pathCovers, taskPaths} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Also report `files_modified` entries that no task's `<files>` names. */
@@ -11,7 +11,7 @@ interface Options {
  * off each other's files; a task that edits a file missing there can collide
  * with a parallel plan. Each task's `<files>` must be in it.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'files-modified',
   description: "Every path in a task's `<files>` is in `files_modified` (and, optionally, the other way round).",
   severity: 'warning',

@@ -1,16 +1,25 @@
 import {isScalar} from 'yaml'
 import {onlyNearMiss} from '../src/distance.js'
 import type {FrontmatterEntry, YamlProblem} from '../src/model/frontmatter.js'
-import {sliceOf} from '../src/model/document.js'
+import {checkOptionalKeys} from '../src/frontmatter-keys.js'
+import {isQuickTask, sliceOf} from '../src/model/document.js'
 import {codeList, lineOf} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Keys every plan's frontmatter must have. */
   required: string[]
   /** Allowed values of `type:`; empty means any value. */
   types: string[]
+  /**
+   * Keys a plan must have when another plan of its phase has them: keys of a
+   * later workflow generation, which plans written by an older one lack.
+   */
+  requiredWithPhase: string[]
 }
+
+/** What a quick task (`/gsd:quick`) is not asked for: it runs alone, named by its `quick_id`, and has `must_haves` only with `--validate`. */
+const quickTaskExempt = ['phase', 'plan', 'wave', 'depends_on', 'must_haves']
 
 /** What to do about a YAML error, by the `yaml` library's code. */
 const yamlAdvice: Record<string, string> = {
@@ -55,7 +64,7 @@ function asFlowList(entry: FrontmatterEntry, written: string): string {
  * The frontmatter is what the orchestrator reads to schedule a plan: it must
  * parse, have the keys the workflow reads, and give them the types it expects.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'frontmatter-schema',
   description: 'A plan has valid YAML frontmatter with the required keys, of the right types.',
   severity: 'error',
@@ -63,9 +72,10 @@ export default remarkRule<Options>({
   fixable: 'fix',
   defaultOptions: {
     required: ['phase', 'plan', 'type', 'wave', 'depends_on', 'files_modified', 'autonomous', 'must_haves'],
-    types: []
+    types: [],
+    requiredWithPhase: ['requirements']
   },
-  check({document, options, report}) {
+  check({document, options, report, graph}) {
     const frontmatter = document.frontmatter
     if (!frontmatter) {
       const opened = /^\uFEFF?---[ \t]*\r?\n/.exec(document.text)
@@ -91,7 +101,12 @@ export default remarkRule<Options>({
       }
     }
     const entries = frontmatter.entries
-    const missing = options.required.filter((key) => !entries.has(key))
+    const quick = isQuickTask(document)
+    const node = graph().planAt(document.path)
+    const siblings = node ? graph().inDirectory(node.directory).filter((other) => other !== node && !other.summaryOnly) : []
+    const generation = quick ? [] : options.requiredWithPhase.filter((key) => siblings.some((other) => other.keys.includes(key)))
+    const required = [...options.required.filter((key) => !(quick && quickTaskExempt.includes(key))), ...generation]
+    const missing = required.filter((key) => !entries.has(key))
     if (missing.length > 0) {
       report({message: `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${codeList(missing)}; add ${missing.length === 1 ? 'it' : 'them'}`, range: opening})
     }
@@ -125,8 +140,20 @@ export default remarkRule<Options>({
       }
     }
 
+    const requirements = entries.get('requirements')
+    const emptyList = (value: unknown) => value === null || value === '' || (Array.isArray(value) && value.length === 0)
+    if (requirements && emptyList(requirements.value) && entries.get('gap_closure')?.value !== true && !quick) {
+      report({
+        message: '`requirements` is empty: list the ROADMAP requirement ids this plan\'s tasks address (GSD: "Plans with an empty `requirements` field are invalid")',
+        range: requirements.valueRange[0] === requirements.valueRange[1] ? requirements.keyRange : requirements.valueRange,
+        severity: 'warning'
+      })
+    }
+
+    checkOptionalKeys(document, report)
+
     const type = entries.get('type')
-    if (type && options.types.length > 0 && !options.types.includes(String(type.value))) {
+    if (type && !quick && options.types.length > 0 && !options.types.includes(String(type.value))) {
       const value = String(type.value)
       const meant = onlyNearMiss(value, options.types)
       report({

@@ -1,7 +1,7 @@
 import {configHas, configNotice, configValue} from '../src/config.js'
 import {attribute} from '../src/model/markup.js'
 import {taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * Under `workflow.human_verify_mode: end-of-phase` (the default) the planner
@@ -10,7 +10,7 @@ import {remarkRule} from '../src/remark.js'
  * `<verify><human-check>`, and the verifier collects them all at the end of
  * the phase.
  */
-export default remarkRule({
+export default defineRule({
   id: 'human-verify-mode',
   description: 'Under `human_verify_mode: end-of-phase` (the default), plans carry no `checkpoint:human-verify` tasks.',
   severity: 'warning',

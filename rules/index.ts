@@ -3,6 +3,7 @@ import autonomousFlag from './autonomous-flag.js'
 import checkpointDensity from './checkpoint-density.js'
 import checkpointGate from './checkpoint-gate.js'
 import completionMarker from './completion-marker.js'
+import criteriaTraps from './criteria-traps.js'
 import decisionOptions from './decision-options.js'
 import dependencyExists from './dependency-exists.js'
 import filesModified from './files-modified.js'
@@ -17,12 +18,14 @@ import noCliInHumanVerify from './no-cli-in-human-verify.js'
 import noDependencyCycle from './no-dependency-cycle.js'
 import noDeprecatedKeys from './no-deprecated-keys.js'
 import oneWayDecision from './one-way-decision.js'
+import pbrPlanFormat from './pbr-plan-format.js'
 import planFilename from './plan-filename.js'
 import readFirstPaths from './read-first-paths.js'
 import safeFilePaths from './safe-file-paths.js'
 import specificVerification from './specific-verification.js'
 import taskElements from './task-elements.js'
 import taskMarkup from './task-markup.js'
+import taskParts from './task-parts.js'
 import taskType from './task-type.js'
 import uniqueIds from './unique-ids.js'
 import uniquePlanIds from './unique-plan-ids.js'
@@ -35,6 +38,7 @@ export const rules = {
   'checkpoint-density': checkpointDensity,
   'checkpoint-gate': checkpointGate,
   'completion-marker': completionMarker,
+  'criteria-traps': criteriaTraps,
   'decision-options': decisionOptions,
   'dependency-exists': dependencyExists,
   'files-modified': filesModified,
@@ -49,12 +53,14 @@ export const rules = {
   'no-dependency-cycle': noDependencyCycle,
   'no-deprecated-keys': noDeprecatedKeys,
   'one-way-decision': oneWayDecision,
+  'pbr-plan-format': pbrPlanFormat,
   'plan-filename': planFilename,
   'read-first-paths': readFirstPaths,
   'safe-file-paths': safeFilePaths,
   'specific-verification': specificVerification,
   'task-elements': taskElements,
   'task-markup': taskMarkup,
+  'task-parts': taskParts,
   'task-type': taskType,
   'unique-ids': uniqueIds,
   'unique-plan-ids': uniquePlanIds,

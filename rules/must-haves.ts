@@ -1,6 +1,6 @@
 import {isMap} from 'yaml'
 import {frontmatterItems} from '../src/model/frontmatter.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** The sub-keys `must_haves` must have (empty lists are fine). */
@@ -27,7 +27,7 @@ const vaguePhrases: Array<{phrase: RegExp; why: string; excusedBy?: RegExp}> = [
  * be TRUE, which artifacts must exist and how they connect. A missing part
  * goes unchecked, and a vague truth ("should be good") cannot be checked.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'must-haves',
   description: '`must_haves` has `truths`, `artifacts` and `key_links`, and its truths can be checked.',
   severity: 'warning',

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {child, descendants, type Element} from '../src/model/markup.js'
 import {blankTags, contentOf, normalizePath, plainText, pathEntries} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 import {
   allowListed,
   comparesWithZero,
@@ -57,7 +57,7 @@ function fileArgument(segment: string, rest: string, isFile: (token: string) => 
  * two checks cannot both pass. The rule follows GSD's own plan-structure
  * check (#968).
  */
-export default remarkRule({
+export default defineRule({
   id: 'negative-gate-conflict',
   description: 'A file-wide negative grep does not ban what a sibling task requires in the same file.',
   severity: 'warning',

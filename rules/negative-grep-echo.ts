@@ -1,18 +1,37 @@
 import {elementsNamed, lineOf} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
-import {allowListed, comparesWithZero, countsMatches, grepCalls, invertsMatch, shellSegments, shellView} from '../src/shell.js'
+import {defineRule} from '../src/rule.js'
+import {allowListed, comparesWithZero, countsMatches, grepCalls, invertsMatch, shellSegments, shellView, type GrepCall} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
 
 /** A negative grep command as pasted into an action (`grep -c 'X' f == 0`): not an echo of its own literal. */
 const commandSpan = /grep(?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+\s+(?:'[^']*'|"[^"]*"|[^\s'"|>&;]+)[^\n]*?(?:==|-eq|=)\s*0\b/g
 
+/** A `! grep` at a command boundary: the check passes only when nothing matches. */
+const negatedGrep = /(?:^|[;(`]|\bthen\b|\bdo\b)\s*!\s*(?=grep\s+-)/
+
+/**
+ * The greps of a segment that must find nothing: counting ones compared with
+ * zero (`grep -c 'X' f == 0`, not inverted with `-v`), or a negated one
+ * (`! grep -q 'X' f`, whose `-v` would also invert it).
+ */
+function negativeGreps(segment: string): {calls: GrepCall[]; form: string} {
+  if (/grep\s+-/.test(segment) && comparesWithZero(segment)) {
+    const counting = grepCalls(segment).filter((call) => countsMatches(call.options) && !invertsMatch(call.options))
+    if (counting.length > 0) return {calls: counting, form: 'grep -c … == 0'}
+  }
+  const negation = negatedGrep.exec(segment)
+  const first = negation ? grepCalls(segment.slice(negation.index + negation[0].length))[0] : undefined
+  return {calls: first && !invertsMatch(first.options) ? [first] : [], form: '! grep …'}
+}
+
 /**
  * A literal that a check negative-greps for (`grep -c 'X' file == 0`) must
  * not appear in an `<action>`: the executor copies action text into code
  * comments, and the check then fails on the comment, not on a regression.
- * The rule follows GSD's own plan-structure check (#429).
+ * The rule follows GSD's own plan-structure check (#429), and reads the
+ * `! grep -q 'X' f` form of the same gate too.
  */
-export default remarkRule({
+export default defineRule({
   id: 'negative-grep-echo',
   description: 'A literal that a check negative-greps for does not appear in an `<action>`.',
   severity: 'warning',
@@ -22,15 +41,14 @@ export default remarkRule({
     const view = shellView(document.text)
     const allowed = allowListed(view, 'planner-discipline-allow')
     const bodyStart = document.frontmatter?.range[1] ?? 0
-    const gates = new Map<string, {quoted: boolean; line: number}>()
+    const gates = new Map<string, {quoted: boolean; line: number; form: string}>()
     for (const segment of shellSegments(view.slice(bodyStart), bodyStart)) {
-      if (!/grep\s+-/.test(segment.text) || !comparesWithZero(segment.text)) continue
-      const calls = grepCalls(segment.text).filter((call) => countsMatches(call.options) && !invertsMatch(call.options))
+      const {calls, form} = negativeGreps(segment.text)
       // An unquoted word is only a candidate when the segment has no quoted pattern (GSD's rule).
       const quoted = calls.some((call) => call.quoted)
       for (const call of calls) {
         if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || gates.has(call.pattern)) continue
-        gates.set(call.pattern, {quoted, line: lineOf(document, segment.start)})
+        gates.set(call.pattern, {quoted, line: lineOf(document, segment.start), form})
       }
     }
     if (gates.size === 0) return
@@ -46,7 +64,7 @@ export default remarkRule({
       const range: Range = [echo, echo + literal.length]
       if (gate.quoted) {
         report({
-          message: `\`${literal}\` is negative-grepped by a check on line ${gate.line} (\`grep -c … == 0\`) but this \`<action>\` says it: the executor may copy it into a comment and fail its own check; rephrase it by concept, or add \`<!-- planner-discipline-allow: ${literal} -->\` if it must appear`,
+          message: `\`${literal}\` is negative-grepped by a check on line ${gate.line} (\`${gate.form}\`) but this \`<action>\` says it: the executor may copy it into a comment and fail its own check; rephrase it by concept, or add \`<!-- planner-discipline-allow: ${literal} -->\` if it must appear`,
           range,
           severity: 'error'
         })

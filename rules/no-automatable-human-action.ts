@@ -1,6 +1,6 @@
 import {child, type Element} from '../src/model/markup.js'
 import {contentOf, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 import type {PlanDocument} from '../src/model/document.js'
 
 /** Work a CLI or API can do; `tool` names what would do it. Patterns are matched case-insensitively. */
@@ -83,12 +83,19 @@ function toolFor(text: string, work: AutomatableWork): string {
  * A `checkpoint:human-action` asks a person only for what no CLI or API can
  * do: "If Claude can run it, Claude runs it."
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'no-automatable-human-action',
   description: 'A `checkpoint:human-action` does not ask a person to do what a CLI or API can do.',
   severity: 'warning',
   kinds: ['plan'],
   defaultOptions: {automatable: [], legitimate: []},
+  // The empty default cannot show that `automatable` lists objects.
+  optionSchemas: {
+    automatable: {
+      type: 'array',
+      items: {type: 'object', properties: {pattern: {type: 'string'}, work: {type: 'string'}, tool: {type: 'string'}}, required: ['pattern', 'work', 'tool'], additionalProperties: false}
+    }
+  },
   check({document, options, report}) {
     const work = [...builtInWork, ...options.automatable].map((item) => ({...item, regexp: new RegExp(item.pattern, 'i')}))
     const legitimate = [...builtInLegitimate, ...options.legitimate].map((pattern) => new RegExp(pattern, 'i'))

@@ -1,6 +1,6 @@
 import {child} from '../src/model/markup.js'
 import {contentLines, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** More command names (first words) that count as asking the person to run something. */
@@ -32,7 +32,7 @@ const commandStart = (commands: string[]) =>
  * starts servers and runs builds before the checkpoint ("If Claude can run
  * it, Claude runs it"). Visiting URLs is fine.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'no-cli-in-human-verify',
   description: "A human-verify's `<how-to-verify>` does not tell the person to run commands.",
   severity: 'warning',

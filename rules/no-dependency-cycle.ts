@@ -1,10 +1,10 @@
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * The `depends_on` graph of a planning tree has no cycle: plans on a cycle
  * wait for each other and the phase deadlocks.
  */
-export default remarkRule({
+export default defineRule({
   id: 'no-dependency-cycle',
   description: 'The `depends_on` graph of the plans has no cycle, self-dependency included.',
   severity: 'error',

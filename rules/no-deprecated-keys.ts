@@ -1,4 +1,4 @@
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Deprecated frontmatter key → the key that replaces it. */
@@ -11,7 +11,7 @@ const deprecatedKeys: Record<string, string> = {requirement_ids: 'implements'}
  * Frontmatter keys the workflow renamed: tools that read the new name do not
  * see the old one, so the plan silently loses what the key said.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'no-deprecated-keys',
   description: 'Frontmatter uses no deprecated keys (`requirement_ids` is now `implements`).',
   severity: 'warning',

@@ -1,13 +1,13 @@
 import {attribute, child} from '../src/model/markup.js'
 import {taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * A task rated `<reversibility rating="one-way">` cannot be undone: a
  * `checkpoint:decision` before it lets a person confirm before the agent
  * walks through the door.
  */
-export default remarkRule({
+export default defineRule({
   id: 'one-way-decision',
   description: 'A task rated `<reversibility rating="one-way">` comes after a `checkpoint:decision`.',
   severity: 'warning',

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Regular expressions (strings) a plan's file name must match one of. */
@@ -27,7 +27,7 @@ function phaseNumberOf(folder: string): string | undefined {
  * plan named off the convention sorts wrongly or is missed by tools that
  * expect `NN-MM-PLAN.md`.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'plan-filename',
   description: 'A plan file is named `NN-MM-PLAN.md` (or another accepted pattern).',
   severity: 'warning',

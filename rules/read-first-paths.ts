@@ -1,12 +1,12 @@
 import {isGlob, taskPaths} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * Plan-Build-Run's executor reads each `<read_first>` file before editing:
  * "specific paths, no globs". A glob leaves it to guess which files matter,
  * or to read far too many.
  */
-export default remarkRule({
+export default defineRule({
   id: 'read-first-paths',
   description: '`<read_first>` names specific files, not globs.',
   severity: 'warning',

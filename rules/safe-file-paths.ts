@@ -1,5 +1,5 @@
 import {filesModified, taskPaths, type PathEntry} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /** Why a path leaves the repository, or `undefined` when it stays inside. */
 function escapes(value: string): string | undefined {
@@ -13,7 +13,7 @@ function escapes(value: string): string | undefined {
  * an executor writes what `<files>` and `files_modified` say, and an absolute
  * or `..` path edits files of another project (or of the machine).
  */
-export default remarkRule({
+export default defineRule({
   id: 'safe-file-paths',
   description: '`<files>`, `<read_first>` and `files_modified` paths are relative and stay inside the repository.',
   severity: 'warning',

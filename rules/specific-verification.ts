@@ -1,6 +1,6 @@
 import {child} from '../src/model/markup.js'
 import {contentLines, plainText, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /** Something to look at: a URL, a route or a file. */
 const target = /\bhttps?:\/\/|\blocalhost\b|\b127\.0\.0\.1\b|(?:^|[\s`(])\/[\w-]+|[\w.-]+\/[\w./-]+|\b[\w-]+\.(?:[jt]sx?|py|md|json|ya?ml|html|css|swift|kt|rs|go|rb|java|png|jpe?g|svg|pdf|csv|log|sql|txt)\b/i
@@ -16,7 +16,7 @@ const listItem = /^\s*(?:[-*+]|\d+[.)]|\[[ x]\])\s+/
  * A human-verify tells the person exactly what to look at and what they
  * should see: "Check it works" sends them off to guess.
  */
-export default remarkRule({
+export default defineRule({
   id: 'specific-verification',
   description: "A human-verify's `<how-to-verify>` names what to look at (a URL, a file or steps) and what to expect.",
   severity: 'warning',

@@ -1,6 +1,6 @@
-import {descendants, type Element} from '../src/model/markup.js'
+import {attribute, descendants, type Element} from '../src/model/markup.js'
 import {codeList, isCheckpoint, taskType} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Children every non-checkpoint task must have (errors). */
@@ -45,7 +45,7 @@ const tags = (names: string[]) => codeList(names.map((name) => `<${name}>`))
  * from its `<action>`, a person resumes a checkpoint by its `<resume-signal>`.
  * A missing one leaves the executor or the person guessing.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'task-elements',
   description: 'Every task has the child elements its type needs.',
   severity: 'error',
@@ -61,6 +61,8 @@ export default remarkRule<Options>({
       const type = taskType(task) ?? 'auto'
       const checkpointNeeds = isCheckpoint(task) ? (options.checkpoints[type] ?? options.checkpoints['checkpoint:*']) : undefined
       const present = elementNames(task)
+      // `<task name="…">` names the task as well as a `<name>` child does.
+      if (attribute(task, 'name')?.value?.trim()) present.add('name')
       const lacking = (names: string[]) => names.filter((name) => !present.has(name))
       const what = `This \`${taskType(task) ?? 'untyped'}\` task has no`
       const add = (names: string[]) => (names.length === 1 ? 'add it' : 'add them')

@@ -1,8 +1,7 @@
 import type {MarkupProblem, MarkupProblemKind} from '../src/model/markup.js'
 import {attributeRemovalRange} from '../src/plan.js'
 import type {PlanDocument} from '../src/model/document.js'
-import {remarkRule} from '../src/remark.js'
-import type {Finding} from '../src/rule.js'
+import {defineRule, type Finding} from '../src/rule.js'
 
 /** What to do, by problem (the model's messages say what is wrong). */
 const advice: Record<MarkupProblemKind, (problem: MarkupProblem) => string> = {
@@ -41,7 +40,7 @@ function fixOf(document: PlanDocument, problem: MarkupProblem): Finding['fix'] {
  * holds reads as an example. A NUL byte makes the whole file unreadable to
  * the tools that check it.
  */
-export default remarkRule({
+export default defineRule({
   id: 'task-markup',
   description: 'Every `<task>` and its child elements are closed, properly nested and have quoted, unique attributes, and the file holds no NUL bytes.',
   severity: 'error',

@@ -1,7 +1,7 @@
 import {closestFirst} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
 import {codeList, taskTypes, typeMeant} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 interface Options {
   /** Task types to accept besides the documented ones. */
@@ -13,7 +13,7 @@ interface Options {
  * person. A type the workflow does not know is run as an ordinary task, so a
  * misspelt checkpoint silently goes unattended.
  */
-export default remarkRule<Options>({
+export default defineRule<Options>({
   id: 'task-type',
   description: 'Every `<task>` has a `type` the workflow knows.',
   severity: 'error',

@@ -1,13 +1,13 @@
 import {attribute, type Attribute, type Element} from '../src/model/markup.js'
 import {elementsNamed, lineOf} from '../src/plan.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * Task ids name tasks in summaries, commits and resume points, and option ids
  * are what a person (or `auto_select`) answers a decision with: two of the
  * same name make the answer ambiguous.
  */
-export default remarkRule({
+export default defineRule({
   id: 'unique-ids',
   description: 'Task `id`s are unique in a plan, and option `id`s within a decision.',
   severity: 'error',

@@ -1,12 +1,12 @@
 import path from 'node:path'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * Two plans of one phase with the same id (the same file stem up to case, or
  * the same plan number) make `depends_on` ambiguous and the workflow's index
  * keeps only one of them.
  */
-export default remarkRule({
+export default defineRule({
   id: 'unique-plan-ids',
   description: 'No two plans of a phase share an id, case-folded, or a plan number.',
   severity: 'error',

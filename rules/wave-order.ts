@@ -1,6 +1,6 @@
 import type {PlanNode} from '../src/graph/graph.js'
 import {impliedWave, misplacedDependency} from '../src/graph/waves.js'
-import {remarkRule} from '../src/remark.js'
+import {defineRule} from '../src/rule.js'
 
 /**
  * Waves run in order and plans of one wave run in parallel, so a plan's wave
@@ -12,7 +12,7 @@ import {remarkRule} from '../src/remark.js'
  * plans it waits for are right: a wrong early wave is reported once, at its
  * plan, not on every plan after it.
  */
-export default remarkRule({
+export default defineRule({
   id: 'wave-order',
   description: "A plan's `wave` comes right after the waves of the plans of its phase it depends on.",
   severity: 'warning',

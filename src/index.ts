@@ -2,11 +2,12 @@ import {presets} from './presets/index.js'
 
 export {rules, type RuleId} from '../rules/index.js'
 export {remarkRule, documentOf, type RemarkLintRule} from './remark.js'
+export {remarkPlugins} from './plugins.js'
 export {default as suppressionCheck} from './suppression-check.js'
 export {buildDocument, parseMarkdown, type PlanDocument, type DocumentKind} from './model/document.js'
 export {PlanGraph, type PlanNode} from './graph/graph.js'
 export {LintSession, processSession, type SessionOptions} from './session.js'
-export type {Edit, Finding, RuleDefinition, Severity} from './rule.js'
+export {defineRule, type Edit, type Finding, type RuleDefinition, type RuleSpec, type Severity} from './rule.js'
 export {presets}
 const recommended = presets.recommended
 export default presets.recommended

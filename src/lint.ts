@@ -32,6 +32,8 @@ export interface LintOptions {
 export interface PlanlintMessageData {
   fix?: Edit
   suggestions?: Edit[]
+  /** The message says that a rule's options do not fit its schema (the CLI's exit 2). */
+  invalidOptions?: boolean
 }
 
 export function planlintDataOf(message: VFileMessage): PlanlintMessageData {
@@ -92,7 +94,12 @@ export async function lintFiles(options: LintOptions): Promise<VFile[]> {
       },
       (error, _code, context) => {
         if (error) reject(new UsageError(error.message.split('\n')[0]))
-        else resolve(context?.files ?? [])
+        else {
+          const files = context?.files ?? []
+          const invalid = files.flatMap((file) => file.messages).find((message) => planlintDataOf(message).invalidOptions)
+          if (invalid) reject(new UsageError(invalid.reason))
+          else resolve(files)
+        }
       }
     )
   })

@@ -5,7 +5,7 @@ import {lintRule} from 'unified-lint-rule'
 import type {VFile} from 'vfile'
 import {documentOfTree, type PlanDocument} from './model/document.js'
 import {messageRange} from './edits.js'
-import {docsUrl, runRule, type Finding, type RuleDefinition, type RunSettings} from './rule.js'
+import {defineRule, docsUrl, runRule, type Finding, type RuleDefinition, type RuleSpec, type RunSettings} from './rule.js'
 import {processSession, type LintSession} from './session.js'
 
 /** A remark plugin for one planlint rule; `rule` is its framework-independent definition. */
@@ -74,8 +74,19 @@ export function sessionOf(processor: Processor): LintSession {
 
 type LintTransform = (tree: Root, file: VFile, next: (error?: Error) => void) => void
 
-/** Turns a rule definition into a remark-lint style plugin (`[severity, options]`). */
-export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRule {
+/** The message for options that do not fit a rule's schema, in every front end that reports in words (remark, the CLI). */
+export function invalidOptionsMessage(rule: RuleDefinition<any>, problem: string): string {
+  return `Invalid options for planlint rule \`${rule.id}\`: ${problem}`
+}
+
+/**
+ * Turns a rule definition (or a spec, which it defines first) into a
+ * remark-lint style plugin (`[severity, options]`). Options that do not fit
+ * the rule's schema become one fatal message per file, naming the rule and
+ * the option, and the rule does not run.
+ */
+export function remarkRule<Options extends object>(given: RuleDefinition<Options> | RuleSpec<Options>): RemarkLintRule {
+  const rule: RuleDefinition<Options> = 'optionsProblem' in given ? given : defineRule(given)
   const lintIn = (session: LintSession, settings: RunSettings | undefined) =>
     lintRule({origin: `planlint:${rule.id}`, url: docsUrl(rule.id)}, (tree: Root, file: VFile, options: unknown) => {
       const document = documentOf(tree, file)
@@ -92,6 +103,15 @@ export function remarkRule<Options>(rule: RuleDefinition<Options>): RemarkLintRu
     }) as unknown as (config: unknown) => LintTransform | undefined
   const plugin = function (this: Processor, config?: unknown) {
     const {level, options} = ruleSetting(rule, config)
+    const problem = level > 0 && options !== undefined ? rule.optionsProblem(options) : undefined
+    if (problem !== undefined) {
+      return (_tree: Root, file: VFile) => {
+        const message = file.message(invalidOptionsMessage(rule, problem), {place: {line: 1, column: 1}, ruleId: rule.id, source: 'planlint'})
+        message.fatal = true
+        message.url = docsUrl(rule.id)
+        Object.assign(message, {planlint: {invalidOptions: true}})
+      }
+    }
     const transform = lintIn(sessionOf(this), runSettingsOf(this))([level, options])
     if (!transform) return
     return (tree: Root, file: VFile, next: (error?: Error) => void) => {

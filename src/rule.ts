@@ -6,6 +6,7 @@ import type {PlanGraph} from './graph/graph.js'
 import type {PlanningConfig} from './config.js'
 import type {LintSession} from './session.js'
 import {isSuppressed} from './suppression.js'
+import {optionsChecker, optionsSchemaOf, type JsonSchema} from './options.js'
 
 export type Severity = 'error' | 'warning'
 
@@ -41,8 +42,8 @@ export interface RuleContext<Options> {
   report(finding: Finding): void
 }
 
-/** A planlint rule, independent of remark and ESLint: adapters turn its findings into their messages. */
-export interface RuleDefinition<Options = Record<string, unknown>> {
+/** What a rule module writes: `defineRule` adds the options schema and check. */
+export interface RuleSpec<Options = Record<string, unknown>> {
   id: string
   /** One sentence: what the rule checks. */
   description: string
@@ -53,8 +54,33 @@ export interface RuleDefinition<Options = Record<string, unknown>> {
    * only suggests. ESLint refuses fixes and suggestions from a rule that does not say so.
    */
   fixable?: 'fix' | 'suggestion'
+  /** Every option with its default: the options schema is read off these (see `src/options.ts`). */
   defaultOptions: Options
+  /** Schemas of options whose default cannot show their shape (an empty list of objects). */
+  optionSchemas?: Partial<Record<keyof Options & string, JsonSchema>>
   check(context: RuleContext<Options>): void
+}
+
+/**
+ * A planlint rule, independent of remark and ESLint: the adapters
+ * (`src/remark.ts`, `src/eslint/index.ts`) and the presets are made from
+ * definitions, and turn its findings into their messages.
+ */
+export interface RuleDefinition<Options = Record<string, unknown>> extends RuleSpec<Options> {
+  /** JSON Schema of the options object. */
+  optionsSchema: JsonSchema
+  /** What is wrong with user options, as a phrase naming the option; `undefined` when they are fine. */
+  optionsProblem(options: unknown): string | undefined
+}
+
+/**
+ * Makes a rule definition: the spec, with the schema of its options and a
+ * check of them. `Options` types the rule's own `check`; the definition
+ * leaves it out, so that lists of rules need not name each rule's options.
+ */
+export function defineRule<Options extends object = Record<string, unknown>>(spec: RuleSpec<Options>): RuleDefinition<any> {
+  const optionsSchema = optionsSchemaOf(spec.defaultOptions, spec.optionSchemas)
+  return {...spec, optionsSchema, optionsProblem: optionsChecker(optionsSchema)}
 }
 
 export const docsBaseUrl = 'https://github.com/planlint/planlint/blob/main/docs/rules/'

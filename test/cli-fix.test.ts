@@ -81,8 +81,8 @@ describe('planlint --fix', () => {
 
   it('--fix-dry-run prints a unified diff and writes nothing', async () => {
     const before = snapshot(sandbox)
-    const {code, stdout, stderr} = await cli('--fix-dry-run', `${phase}/01-storage-SUMMARY.md`)
-    expect(stdout).toContain(`--- a/${phase}/01-storage-SUMMARY.md\n+++ b/${phase}/01-storage-SUMMARY.md\n@@ -3,5 +3,5 @@\n`)
+    const {code, stdout, stderr} = await cli('--fix-dry-run', `${phase}/01-07-SUMMARY.md`)
+    expect(stdout).toContain(`--- a/${phase}/01-07-SUMMARY.md\n+++ b/${phase}/01-07-SUMMARY.md\n@@ -3,5 +3,5 @@\n`)
     expect(stdout).toContain('\n-## Research Complete\n+## RESEARCH COMPLETE\n')
     expect(stderr).toBe('planlint: would apply 1 fix to 1 file\n')
     expect(code).toBe(0)
@@ -90,7 +90,7 @@ describe('planlint --fix', () => {
   })
 
   it('--fix-dry-run with --format json gives the fixed text as `output`, like ESLint', async () => {
-    const {stdout} = await cli('--fix-dry-run', '--format', 'json', `${phase}/01-storage-SUMMARY.md`)
+    const {stdout} = await cli('--fix-dry-run', '--format', 'json', `${phase}/01-07-SUMMARY.md`)
     const [result] = JSON.parse(stdout) as Array<{output?: string; messages: unknown[]}>
     expect(result.output).toContain('## RESEARCH COMPLETE\n')
     expect(result.messages).toEqual([])
@@ -176,7 +176,7 @@ describe('fixFiles from another working directory', () => {
     expect(run.fixed.map((entry) => path.relative(sandbox, entry.path)).sort()).toEqual([
       `${phase}/01-01-PLAN.md`,
       crlfPlan,
-      `${phase}/01-storage-SUMMARY.md`,
+      `${phase}/01-07-SUMMARY.md`,
       '.planning/phases/02-sync/02-01-PLAN.md',
       '.planning/phases/02-sync/02-03-PLAN.md'
     ])

@@ -71,7 +71,7 @@ describe('planlint CLI', () => {
     const messages = async (...args: string[]) =>
       (JSON.parse((await cli('--format', 'json', ...args, '.planning/phases/01-setup/01-01-PLAN.md')).stdout) as Array<{messages: Array<{ruleId: string}>}>)[0].messages.map((message) => message.ruleId)
     expect(await messages('--preset', 'gsd')).toEqual([])
-    expect(await messages('--preset', 'pbr')).toEqual(['frontmatter-schema', 'frontmatter-schema', 'task-elements'])
+    expect(await messages('--preset', 'pbr')).toEqual(['frontmatter-schema', 'frontmatter-schema', 'pbr-plan-format', 'pbr-plan-format', 'task-elements', 'pbr-plan-format'])
   })
 
   it('reports nothing on a plan that has run, unless --include-executed', async () => {

@@ -60,7 +60,7 @@ describe('the eslint binary with planlint/eslint recommended', () => {
   it('eslint --fix makes the same edits as planlint --fix, and a second run finds nothing to fix', () => {
     const fixed = eslint('--fix', '--format', 'json', '.planning')
     expect(fixed.stderr).toBe('')
-    for (const file of ['01-01-PLAN.md', '01-02-PLAN.md', '01-03-PLAN.md', '01-storage-SUMMARY.md']) {
+    for (const file of ['01-01-PLAN.md', '01-02-PLAN.md', '01-03-PLAN.md', '01-07-SUMMARY.md']) {
       expect(fs.readFileSync(path.join(sandbox, phase, file), 'utf8'), file).toBe(fs.readFileSync(path.join(fixtures, 'after', phase, file), 'utf8'))
     }
     expect(listed(JSON.parse(fixed.stdout) as Result[])).toEqual([

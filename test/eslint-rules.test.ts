@@ -76,7 +76,7 @@ async function casesOf(ruleId: RuleId): Promise<{valid: ValidCase[]; invalid: In
 for (const ruleId of Object.keys(rules) as RuleId[]) {
   const cases = await casesOf(ruleId)
   ruleTester.run(ruleId, planlint.rules[ruleId], cases)
-  if (rules[ruleId].rule.fixable === 'fix') {
+  if (rules[ruleId].fixable === 'fix') {
     it(`${ruleId}: the doc examples include a case that ESLint fixes`, () => {
       expect(cases.invalid.some((testCase) => typeof testCase.output === 'string')).toBe(true)
     })
@@ -86,13 +86,14 @@ for (const ruleId of Object.keys(rules) as RuleId[]) {
 describe('the ESLint plugin', () => {
   it('has every rule, with its docs URL, fixability and options', () => {
     expect(Object.keys(planlint.rules).sort()).toEqual(Object.keys(rules).sort())
-    for (const [id, {rule}] of Object.entries(rules)) {
+    for (const [id, rule] of Object.entries(rules)) {
       const meta = planlint.rules[id as RuleId].meta!
       expect(meta.docs?.url).toBe(docsUrl(id))
       expect(meta.docs?.url).toMatch(new RegExp(`/docs/rules/${id}\\.md$`))
       expect(fs.existsSync(new URL(`../docs/rules/${id}.md`, import.meta.url))).toBe(true)
       expect(meta.fixable).toBe(rule.fixable === 'fix' ? 'code' : undefined)
       expect(meta.defaultOptions).toBeUndefined()
+      expect(meta.schema).toEqual([rule.optionsSchema])
       expect(meta.languages).toContain('markdown/commonmark')
     }
   })

@@ -13,7 +13,7 @@ const rulesFolder = fileURLToPath(new URL('../rules', import.meta.url))
 const ruleTester = new RuleTester({languageOptions: {parser: tseslint.parser}})
 const at = (name: string) => path.join(rulesFolder, `${name}.ts`)
 
-const module = (definition: string) => `import {remarkRule} from '../src/remark.js'\n\nexport default remarkRule<Options>({${definition}})\n`
+const module = (definition: string) => `import {defineRule} from '../src/rule.js'\n\nexport default defineRule<Options>({${definition}})\n`
 
 ruleTester.run('rule-module', ruleModule as never, {
   valid: [
@@ -21,9 +21,11 @@ ruleTester.run('rule-module', ruleModule as never, {
     {code: module('id: `completion-marker`, description: `One marker.`'), filename: at('completion-marker')}
   ],
   invalid: [
-    {code: "export const rule = remarkRule({id: 'autonomous-flag'})\n", filename: at('autonomous-flag'), errors: [{messageId: 'noDefaultExport'}]},
-    {code: 'export default {id: "autonomous-flag"}\n', filename: at('autonomous-flag'), errors: [{messageId: 'notRemarkRule'}]},
-    {code: "export default remarkRule(definition)\n", filename: at('autonomous-flag'), errors: [{messageId: 'notRemarkRule'}]},
+    {code: "export const rule = defineRule({id: 'autonomous-flag'})\n", filename: at('autonomous-flag'), errors: [{messageId: 'noDefaultExport'}]},
+    {code: 'export default {id: "autonomous-flag"}\n', filename: at('autonomous-flag'), errors: [{messageId: 'notDefineRule'}]},
+    {code: "export default defineRule(definition)\n", filename: at('autonomous-flag'), errors: [{messageId: 'notDefineRule'}]},
+    // The old shape: a rule module is a definition, not a remark plugin.
+    {code: "export default remarkRule({id: 'autonomous-flag', description: 'x'})\n", filename: at('autonomous-flag'), errors: [{messageId: 'notDefineRule'}]},
     {
       code: module("id: 'autonomus-flag', description: 'x'"),
       filename: at('autonomous-flag'),

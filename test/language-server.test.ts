@@ -235,7 +235,7 @@ describe('planlint-language-server with a .remarkrc', {timeout: 90_000}, () => {
       {path: 'package.json', text: '{"name": "fixture", "private": true}\n'},
       {
         path: '.remarkrc.json',
-        text: JSON.stringify({plugins: [path.join(dist, 'src/index.js'), [path.join(dist, 'rules/autonomous-flag.js'), false]]})
+        text: JSON.stringify({plugins: [path.join(dist, 'src/index.js'), [path.join(dist, 'plugins/autonomous-flag.js'), false]]})
       }
     ])
     const client = await startClient(root)

@@ -7,6 +7,7 @@ import {removeTree, writeTree} from './support/tree.js'
 
 const plan = (body: string, frontmatter = 'phase: 01\nplan: 01\n') => `---\n${frontmatter}---\n\n${body}`
 const at = (text: string, offset: number) => text.slice(offset, offset + 40)
+const lineOf = (text: string, offset: number) => text.slice(0, offset).split('\n').length
 
 describe('tasks rebuilt from the source', () => {
   it('keeps a task whole across blank lines inside its action and options', () => {
@@ -75,11 +76,26 @@ Step one.
     expect(document.markupProblems).toEqual([])
   })
 
-  it('reports a stray fence that swallows tasks', () => {
+  it('reports a stray fence that would swallow tasks, and reads the tasks as the agent does', () => {
     const text = plan('```\n\n<task type="auto">\n<name>n</name>\n</task>\n')
     const document = buildDocument(text, 'x-PLAN.md')
-    expect(document.tasks).toEqual([])
+    expect(document.tasks.map((task) => at(text, task.range[0]).split('\n')[0])).toEqual(['<task type="auto">'])
     expect(document.markupProblems.map((problem) => problem.kind)).toEqual(['swallowed-tasks'])
+  })
+
+  it('ends a fence left open in an element at that element\'s close tag, and pairs the fences after it anew', () => {
+    const text = plan('<task type="auto">\n<action>\n```bash\nnpm test\n</action>\n</task>\n<task type="auto">\n<action>\n```bash\nx </action> y\n```\n</action>\n</task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.tasks).toHaveLength(2)
+    expect(document.markupProblems.map((problem) => [problem.kind, lineOf(text, problem.range[0])])).toEqual([['swallowed-tasks', 8]])
+    expect(document.opaque.filter((region) => region.kind === 'fenced').map((region) => [lineOf(text, region.range[0]), region.cut ?? false])).toEqual([[8, true], [14, false]])
+  })
+
+  it('reads fences nested in a markdown fence, a bare fence closing the innermost', () => {
+    const text = plan('<task type="auto">\n<action>\n```markdown\n# Doc\n```bash\nnpm ci\n```\n```\n</action>\n<verify>npm test</verify>\n</task>\n')
+    const document = buildDocument(text, 'x-PLAN.md')
+    expect(document.markupProblems).toEqual([])
+    expect(document.tasks[0].children.map((element) => element.name)).toEqual(['action', 'verify'])
   })
 
   it('reports unclosed and interleaved elements, and a task opened inside a task', () => {

@@ -3,9 +3,10 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {VFile} from 'vfile'
 import {afterAll, describe, expect, it} from 'vitest'
-import type {RuleId} from '../rules/index.js'
 import {lintFiles, UsageError} from '../src/lint.js'
 import {buildDocument} from '../src/model/document.js'
+import {meaningOf as peerMeaning, peerErrors, peerWarnings} from '../scripts/peer-messages.mjs'
+import {tableRows} from '../scripts/peer-verdicts-table.mjs'
 import {removeTree, writeTree} from './support/tree.js'
 
 /**
@@ -32,54 +33,6 @@ interface PeerCase {
   expected_errors: string[]
   expected_warnings: string[]
 }
-
-/**
- * What each peer message means in planlint: the rule that reports the same
- * thing (`mention`, when the pattern captures one, must appear in that rule's
- * message), `missing-file` for the peer's "file not found" (planlint's usage
- * error), or `undefined` when no planlint rule means the same.
- */
-interface Meaning {
-  pattern: RegExp
-  rule: RuleId | 'missing-file' | undefined
-}
-
-const peerErrors: Meaning[] = [
-  // GSD verify plan-structure, frontmatter validate, phase-plan-index
-  {pattern: /^Missing required frontmatter field: (?<mention>\w+)$/, rule: 'frontmatter-schema'},
-  {pattern: /^Task missing <(?<mention>name)> element$/, rule: 'task-elements'},
-  {pattern: /^Task '.*' missing <(?<mention>[\w-]+)>$/, rule: 'task-elements'},
-  {pattern: /^Has checkpoint tasks but autonomous is not false$/, rule: 'autonomous-flag'},
-  {pattern: /^Plan body contains forbidden literal "(?<mention>.+?)" in an <action> block/, rule: 'negative-grep-echo'},
-  {pattern: /file contains (?<mention>NUL) bytes/, rule: 'task-markup'},
-  {pattern: /depends_on cycle detected/, rule: 'no-dependency-cycle'},
-  {pattern: /depends_on index collision/, rule: 'unique-plan-ids'},
-  {pattern: /^File not found$/, rule: 'missing-file'},
-  {pattern: /^Phase not found$/, rule: undefined},
-  // Plan-Build-Run validatePlan and verify plan-structure
-  {pattern: /^(Missing|Unclosed) YAML frontmatter$/, rule: 'frontmatter-schema'},
-  {pattern: /^Frontmatter missing (required )?"(?<mention>\w+)" field/, rule: 'frontmatter-schema'},
-  {pattern: /^Task \d+: (feature task )?missing <(?<mention>[\w-]+)> element$/, rule: 'task-elements'},
-  {pattern: /^Too many tasks: \d+ \(max \d+ per plan\)$/, rule: 'max-tasks'},
-  {pattern: /^No <task> elements found$/, rule: 'max-tasks'}
-]
-
-const peerWarnings: Meaning[] = [
-  {pattern: /^Task '.*' missing <(?<mention>[\w-]+)>$/, rule: 'task-elements'},
-  {pattern: /^No <task> elements found$/, rule: 'max-tasks'},
-  {pattern: /^Wave > 1 but depends_on is empty$/, rule: 'wave-order'},
-  {pattern: /declared wave: \d+ but depends_on DAG places it in wave \d+$/, rule: 'wave-order'},
-  {pattern: /^Region-scope conflict \(#968\): task ".*" negative-greps "(?<mention>.+?)" file-wide/, rule: 'negative-gate-conflict'},
-  {pattern: /^Possible comment-text echo \(#429\): negative-grep target "(?<mention>.+?)"/, rule: 'negative-grep-echo'},
-  {pattern: /^Task rated <reversibility rating="one-way"> has no preceding checkpoint:decision/, rule: 'one-way-decision'},
-  {pattern: /don't match the canonical naming convention/, rule: 'plan-filename'},
-  {pattern: /^must_haves missing "(?<mention>\w+)" sub-field$/, rule: 'must-haves'},
-  {pattern: /^Vague criterion detected/, rule: 'must-haves'},
-  {pattern: /^Unexpected type value: "(?<mention>.*?)"/, rule: 'frontmatter-schema'},
-  {pattern: /^Task \d+: read_first should use specific paths, not globs: "(?<mention>.*)"$/, rule: 'read-first-paths'},
-  {pattern: /^Path traversal risk in <files>: "(?<mention>.*?)"/, rule: 'safe-file-paths'},
-  {pattern: /^Partial XML wrappers: /, rule: undefined}
-]
 
 /**
  * The planlint rules each peer validator's scope covers. A full validator
@@ -169,12 +122,10 @@ function compare(peer: PeerCase, id: string, messages: Message[] | undefined): O
   const inScope = (messages ?? []).filter((message) => scope === 'all' || scope.has(message.rule))
   const errorRules = [...new Set(inScope.filter((message) => message.error).map((message) => message.rule))].sort()
   const verdict = messages === undefined ? 'usage error: no such file' : errorRules.length > 0 ? `error: ${errorRules.join(', ')}` : 'no error'
-  const meaningOf = (table: Meaning[], text: string) => {
-    for (const meaning of table) {
-      const match = meaning.pattern.exec(text)
-      if (match) return {rule: meaning.rule, mention: match.groups?.mention}
-    }
-    throw new Error(`${id}: no entry in the parity table for the peer message ${JSON.stringify(text)}`)
+  const meaningOf = (table: typeof peerErrors, text: string) => {
+    const meaning = peerMeaning(table, text)
+    if (!meaning) throw new Error(`${id}: no entry in the parity table for the peer message ${JSON.stringify(text)}`)
+    return meaning
   }
   const said = (rule: string, mention: string | undefined, errorsOnly: boolean) =>
     inScope.some((message) => message.rule === rule && (!errorsOnly || message.error) && (mention === undefined || message.text.includes(mention)))
@@ -216,16 +167,7 @@ const escapeCell = (text: string) => text.replace(/\|/g, '\\|')
 
 /** The table rows of docs/parity.md's "Disagreements" section: case, peer, planlint, why. */
 function documentedRows(markdown: string): Array<Row & {why: string}> {
-  const section = markdown.split(/^## /m).find((part) => part.startsWith('Disagreements'))
-  if (!section) return []
-  return section
-    .split('\n')
-    .filter((line) => line.startsWith('|') && !/^\|\s*-/.test(line))
-    .slice(1)
-    .map((line) => {
-      const cells = line.slice(1, line.trimEnd().length - 1).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'))
-      return {case: cells[0], peer: cells[1], planlint: cells[2], why: cells[3] ?? ''}
-    })
+  return tableRows(markdown, 'Disagreements').map((cells) => ({case: cells[0], peer: cells[1], planlint: cells[2], why: cells[3] ?? ''}))
 }
 
 const rowKey = (row: Row) => [row.case, row.peer, row.planlint].map(escapeCell).join(' | ')

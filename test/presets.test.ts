@@ -4,19 +4,21 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {rules, type RuleId} from '../rules/index.js'
 import {lintFiles} from '../src/lint.js'
 import {presets, type PresetName} from '../src/presets/index.js'
+import {remarkPlugins} from '../src/plugins.js'
+import type {RemarkLintRule} from '../src/remark.js'
 import suppressionCheck from '../src/suppression-check.js'
 import {planlintInProcess, repository} from './support/cli.js'
 import {planWith, removeTree, writeTree} from './support/tree.js'
 
 /** What each preset's file (src/presets/<name>.ts) says: the rules it turns off, and how it sets the ones it changes. */
 const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unknown>>}> = {
-  recommended: {off: ['human-verify-mode', 'read-first-paths']},
-  gsd: {off: ['read-first-paths']},
+  recommended: {off: ['human-verify-mode', 'read-first-paths', 'pbr-plan-format']},
+  gsd: {off: ['read-first-paths', 'pbr-plan-format'], set: {'frontmatter-schema': ['on', {types: ['execute', 'tdd']}]}},
   pbr: {
-    off: ['human-verify-mode', 'one-way-decision', 'negative-grep-echo', 'negative-gate-conflict'],
+    off: ['human-verify-mode', 'one-way-decision', 'negative-grep-echo', 'criteria-traps', 'task-parts', 'negative-gate-conflict'],
     set: {
       'read-first-paths': 'warn',
-      'max-tasks': ['on', {max: 3, min: 1}],
+      'max-tasks': ['on', {max: 3, warnAbove: 0, min: 1, maxFiles: 8, warnFilesAbove: 0}],
       'task-type': ['on', {additionalTypes: ['code']}],
       'frontmatter-schema': ['on', {required: expect.arrayContaining(['implements', 'must_haves']), types: ['feature', 'bugfix', 'refactor', 'infrastructure', 'docs', 'chore']}],
       'plan-filename': ['on', {patterns: expect.arrayContaining(['^PLAN\\.md$', '^PLAN-\\d+[a-z]?\\.md$'])}],
@@ -47,8 +49,8 @@ describe.each(Object.keys(presets) as PresetName[])('the %s preset', (name) => {
 
   it('runs the rules it enables, with their settings, and the suppression check last', () => {
     const plugins = preset.plugins as unknown[][]
-    const enabled = plugins.filter((plugin) => Array.isArray(plugin) && Object.values(rules).includes(plugin[0] as never))
-    expect(enabled.map(([plugin, setting]) => [(plugin as (typeof rules)[RuleId]).rule.id, setting])).toEqual(
+    const enabled = plugins.filter((plugin) => Array.isArray(plugin) && Object.values(remarkPlugins).includes(plugin[0] as never))
+    expect(enabled.map(([plugin, setting]) => [(plugin as RemarkLintRule).rule.id, setting])).toEqual(
       ruleIds.filter((id) => expected[id] !== 'off').map((id) => [id, expected[id]])
     )
     expect(plugins.at(-1)).toBe(suppressionCheck)
@@ -68,13 +70,13 @@ describe('planlint --preset', () => {
   const task = (n: number) =>
     `<task type="auto">\n  <name>Step ${n}</name>\n  <read_first>src/**/*.ts</read_first>\n  <files>src/a.ts</files>\n  <action>Do step ${n}</action>\n` +
     `  <acceptance_criteria>grep -q step${n} src/a.ts</acceptance_criteria>\n  <verify>npm test</verify>\n  <done>Step ${n} done</done>\n</task>\n`
-  const frontmatter = (plan: string, autonomous: boolean) =>
-    `---\nphase: 01-setup\nplan: ${plan}\ntype: feature\nwave: 1\ndepends_on: []\nfiles_modified: [src/a.ts]\nautonomous: ${autonomous}\n` +
+  const frontmatter = (plan: string, autonomous: boolean, type = 'feature') =>
+    `---\nphase: 01-setup\nplan: ${plan}\ntype: ${type}\nwave: 1\ndepends_on: []\nfiles_modified: [src/a.ts]\nautonomous: ${autonomous}\n` +
     'must_haves:\n  truths: ["the steps run"]\n  artifacts: []\n  key_links: []\n---\n\n'
   const fourTasks = frontmatter('01', true) + [1, 2, 3, 4].map(task).join('\n')
   // A human-verify checkpoint: only the gsd preset reads `human_verify_mode` (absent: `end-of-phase`, so it should not be there).
   const humanVerify =
-    frontmatter('01', false) +
+    frontmatter('01', false, 'execute') +
     '<task type="checkpoint:human-verify" gate="blocking">\n  <what-built>Page a at http://localhost:3000/a</what-built>\n' +
     '  <how-to-verify>Visit http://localhost:3000/a and see the title "A"</how-to-verify>\n  <resume-signal>Type "approved"</resume-signal>\n</task>\n'
 
@@ -101,8 +103,9 @@ describe('planlint --preset', () => {
   })
 
   it('selects the pbr preset: `implements`, at most 3 tasks, no globs in `<read_first>`', async () => {
-    expect(await rulesReported('pbr', '--preset', 'pbr')).toEqual({code: 1, found: ['frontmatter-schema 2', 'max-tasks 2', 'read-first-paths 1']})
-    expect(await rulesReported('pbr', '--preset', 'gsd')).toEqual({code: 0, found: []})
+    expect(await rulesReported('pbr', '--preset', 'pbr')).toEqual({code: 1, found: ['frontmatter-schema 2', 'max-tasks 2', 'pbr-plan-format 1', 'read-first-paths 1']})
+    // Under gsd, a Plan-Build-Run plan type and a fourth task are warnings, not errors.
+    expect(await rulesReported('pbr', '--preset', 'gsd')).toEqual({code: 0, found: ['frontmatter-schema 1', 'max-tasks 1']})
   })
 })
 
@@ -145,8 +148,11 @@ describe('the presets on one plan', () => {
 
   it('pbr asks for implements, its plan types and its task elements, in checkpoints as its contract writes them', async () => {
     expect((await messages('pbr')).sort()).toEqual([
+      '16:1 pbr-plan-format: This task has no `complexity` (one of `simple`, `medium`, `complex`): it picks the model that executes the task',
+      '16:1 pbr-plan-format: This task has no `id`; Plan-Build-Run gives each one `id="{plan_id}-T1"` (commits and checkpoint continuations name it)',
       '16:1 task-elements: This `checkpoint:human-verify` task has no `<name>`, `<files>`, `<action>`, `<verify>`, `<done>`; add them (a `checkpoint:human-verify` needs `<name>`, `<files>`, `<action>`, `<verify>`, `<done>`)',
       '1:1 frontmatter-schema: Frontmatter lacks the required key `implements`; add it',
+      '24:1 pbr-plan-format: This plan does not end with a `## Summary` after its tasks: the orchestrator gives executors that summary instead of the whole plan ("Every plan file MUST end with a `## Summary` section after all XML tasks")',
       '4:7 frontmatter-schema: Plan `type` `execute` is not one of `feature`, `bugfix`, `refactor`, `infrastructure`, `docs`, `chore`'
     ])
   })

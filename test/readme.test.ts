@@ -40,7 +40,7 @@ describe('README', () => {
   it('lists every rule of rules/index.ts, once, with its default severity, whether it fixes, and its description', () => {
     expect(table.map((row) => row.id).sort()).toEqual(Object.keys(rules).sort())
     for (const row of table) {
-      const rule = rules[row.id as keyof typeof rules].rule
+      const rule = rules[row.id as keyof typeof rules]
       expect(row, row.id).toEqual({
         id: rule.id,
         link: `docs/rules/${rule.id}.md`,

@@ -2,8 +2,10 @@ import {remark} from 'remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import {VFile} from 'vfile'
 import {describe, expect, it} from 'vitest'
-import autonomousFlag from '../rules/autonomous-flag.js'
 import {remarkRule} from '../src/remark.js'
+import {remarkPlugins} from '../src/plugins.js'
+
+const autonomousFlag = remarkPlugins['autonomous-flag']
 
 const plan = '---\nphase: 1\nplan: 1\nautonomous: "yes"\n---\n\n<task type="auto"><name>n</name></task>\n'
 

@@ -183,7 +183,7 @@ describe('output options', () => {
     expect(code).toBe(0)
     const printed = JSON.parse(stdout)
     expect(printed.config).toBe('preset recommended (no .remarkrc* or package.json#remarkConfig found)')
-    expect(printed.rules['planlint/max-tasks']).toEqual(['error', rules['max-tasks'].rule.defaultOptions])
+    expect(printed.rules['planlint/max-tasks']).toEqual(['error', rules['max-tasks'].defaultOptions])
     // The recommended preset turns read-first-paths off.
     expect(printed.rules['planlint/read-first-paths']).toBeUndefined()
     expect(printed.plugins.at(-1)).toBe('planlint:suppression')

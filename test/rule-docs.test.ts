@@ -14,7 +14,7 @@ describe.each(ruleIds)('docs/rules/%s.md', (ruleId) => {
   })
 
   // Only for rules that fix or suggest: for the others it would pass without checking anything.
-  if (rules[ruleId].rule.fixable) {
+  if (rules[ruleId].fixable) {
     it('says where its fix works', () => {
       const page = fs.readFileSync(new URL(`../docs/rules/${ruleId}.md`, import.meta.url), 'utf8')
       expect(page).toContain('](../fixing.md)')

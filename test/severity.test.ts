@@ -2,7 +2,9 @@ import {remark} from 'remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import {VFile} from 'vfile'
 import {describe, expect, it} from 'vitest'
-import taskMarkup from '../rules/task-markup.js'
+import {remarkPlugins} from '../src/plugins.js'
+
+const taskMarkup = remarkPlugins['task-markup']
 
 // A stray fence (a warning finding) above an unclosed `<action>` (an error finding of the same rule).
 const text = '<task type="auto">\n  <action>Do it\n</task>\n\n```\n<task type="auto">\n'

@@ -213,7 +213,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
 /** `planlint --rules`: every rule with its default severity, whether it fixes, and what it checks. */
 function ruleListing(): string {
-  const rows = Object.values(rules).map(({rule}) => [rule.id, rule.severity, rule.fixable === 'fix' ? 'fix' : rule.fixable === 'suggestion' ? 'suggest' : '', rule.description])
+  const rows = Object.values(rules).map((rule) => [rule.id, rule.severity, rule.fixable === 'fix' ? 'fix' : rule.fixable === 'suggestion' ? 'suggest' : '', rule.description])
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column].length)))
   return rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]) : cell)).join('  ')).join('\n') + '\n'
 }

@@ -67,7 +67,7 @@ export function enabledRules(config: FileConfig): Record<string, [string, unknow
   const enabled: Record<string, [string, unknown]> = {}
   for (const {ruleId, setting} of config.plugins) {
     if (!ruleId) continue
-    const rule = rules[ruleId as keyof typeof rules].rule
+    const rule = rules[ruleId as keyof typeof rules]
     const {level, options} = ruleSetting(rule, setting)
     if (level === 0) delete enabled[`planlint/${ruleId}`]
     else enabled[`planlint/${ruleId}`] = [severityNames[level], resolveOptions(rule, options)]

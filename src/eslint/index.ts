@@ -19,19 +19,6 @@ import {version} from '../version.js'
 type Options = [Record<string, unknown>]
 export type PlanlintEslintRule = MarkdownRuleDefinition<{RuleOptions: Options}>
 
-type JsonSchema = Record<string, unknown>
-
-/** A JSON schema for a rule's options, read off its `defaultOptions` (every option has a default). */
-function optionsSchema(defaults: Record<string, unknown>): JsonSchema {
-  const schemaOf = (value: unknown): JsonSchema => {
-    if (Array.isArray(value)) return {type: 'array'}
-    if (value === null) return {}
-    return {type: typeof value}
-  }
-  const properties = Object.fromEntries(Object.entries(defaults).map(([key, value]) => [key, schemaOf(value)]))
-  return {type: 'object', properties, additionalProperties: false}
-}
-
 /** Turns a planlint rule definition into an ESLint rule for `@eslint/markdown`. */
 export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
   return {
@@ -41,7 +28,7 @@ export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
       ...(rule.fixable === 'fix' ? {fixable: 'code' as const} : {}),
       // A rule that fixes may still only suggest when the repair is ambiguous.
       hasSuggestions: rule.fixable !== undefined,
-      schema: [optionsSchema(rule.defaultOptions)],
+      schema: [rule.optionsSchema],
       // No `defaultOptions` here: ESLint would merge them deeply, while a planlint option replaces
       // its default whole (`checkpoints: {}` means none); `runRule` merges as the remark plugins do.
       languages: ['markdown/commonmark', 'markdown/gfm']
@@ -89,7 +76,7 @@ function eslintRulesOf(preset: PlanlintPreset): Linter.RulesRecord {
   const entries: Linter.RulesRecord = {}
   for (const [id, setting] of Object.entries(preset.planlintRules) as Array<[RuleId, RuleSetting]>) {
     if (setting === 'off') continue
-    const {level, options} = ruleSetting(rules[id].rule, setting)
+    const {level, options} = ruleSetting(rules[id], setting)
     entries[`planlint/${id}`] = options === undefined ? severities[level] : [severities[level], options]
   }
   return entries
@@ -100,7 +87,7 @@ const planningFiles = ['**/.planning/**/*.md']
 
 const plugin = {
   meta: {name: 'planlint', version, namespace: 'planlint'},
-  rules: Object.fromEntries(Object.values(rules).map((remarkPlugin) => [remarkPlugin.rule.id, eslintRule(remarkPlugin.rule)])),
+  rules: Object.fromEntries(Object.values(rules).map((rule) => [rule.id, eslintRule(rule)])),
   configs: {} as Record<keyof typeof presets, Linter.Config[]>
 }
 

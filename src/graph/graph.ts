@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {frontmatterItems, parseFrontmatter} from '../model/frontmatter.js'
-import {isPlanFileName, isSummaryFileName} from '../model/document.js'
+import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from '../model/document.js'
 import type {Range} from '../model/text.js'
 import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
@@ -27,6 +27,8 @@ export interface PlanNode {
   quickId?: string
   dependsOn: DependencyEntry[]
   wave: number | undefined
+  /** The top-level frontmatter keys the plan sets (which GSD generation wrote it: `frontmatter-schema`). */
+  keys: string[]
   /** `status: superseded`: retired, never to be executed (GSD leaves it out of the phase's counts and its index). */
   superseded?: boolean
   /** A summary (`*-SUMMARY.md`, `SUMMARY-NN.md`): the record of a plan that ran, or the stand-in for one whose file was removed. */
@@ -48,7 +50,7 @@ export type Resolution =
 export function planNodeFromText(filePath: string, text: string, frontmatter = parseFrontmatter(text)): PlanNode | undefined {
   const fileName = path.basename(filePath)
   const byName = isPlanFileName(fileName)
-  if (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text))) return undefined
+  if (isNotPlanFileName(fileName) || (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text)))) return undefined
   const fromName = idsFromFileName(fileName)
   const directory = path.dirname(filePath)
   const planEntry = frontmatter?.entries.get('plan')
@@ -80,6 +82,7 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
             .map((item) => ({text: item.text, range: item.range}))
         : [],
     wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined,
+    keys: frontmatter ? [...frontmatter.entries.keys()] : [],
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
   }
@@ -480,6 +483,7 @@ function summaryNode(filePath: string): PlanNode {
     planText: undefined,
     dependsOn: [],
     wave: undefined,
+    keys: [],
     summaryOnly: true
   }
 }

@@ -7,16 +7,13 @@ import {visit} from 'unist-util-visit'
 import {parseDirectives, type Directive} from './directives.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
-import {markerOf} from './markers.js'
+import {completionMarkers, markerOf} from './markers.js'
+import {scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
 import {LineIndex, type Range} from './text.js'
 
 export type DocumentKind = 'plan' | 'summary' | 'agent-output' | 'other'
 
-export interface Heading {
-  depth: number
-  text: string
-  range: Range
-}
+export type {Heading}
 
 /** Everything the rules know about one file, built once and shared by all of them. */
 export interface PlanDocument {
@@ -49,12 +46,47 @@ export function isPlanFileName(fileName: string): boolean {
   return /(^|-)PLAN\.md$/.test(fileName) || /(^|-)PLAN-\d+[a-z]?(-[\w.-]+)?\.md$/.test(fileName)
 }
 
+/**
+ * Files named like plans that are not plans: GSD's chunked-planning outline
+ * (`01-PLAN-OUTLINE.md`), the backup a plan bounce keeps (`01-02-PLAN.pre-bounce.md`,
+ * a copy of a plan with its frontmatter and tasks) and a plan review
+ * (`01-02-PLAN-REVIEW.md`). No executor runs them.
+ */
+export function isNotPlanFileName(fileName: string): boolean {
+  return /-OUTLINE\.md$/i.test(fileName) || /\.pre-bounce\.md$/i.test(fileName) || /-PLAN-REVIEW\.md$/i.test(fileName)
+}
+
+/**
+ * A GSD quick task (`/gsd:quick`): its files live under `.planning/quick/`, and
+ * its frontmatter may say `type: quick` or carry a `quick_id`. A quick task is
+ * one plan run on its own, never in a phase's waves.
+ */
+export function isQuickTask(document: Pick<PlanDocument, 'path' | 'frontmatter'>): boolean {
+  const entries = document.frontmatter?.entries
+  return (
+    (document.path !== undefined && document.path.split(path.sep).join('/').includes('/.planning/quick/')) ||
+    entries?.get('type')?.value === 'quick' ||
+    entries?.has('quick_id') === true
+  )
+}
+
 /** Whether a file name is a summary's: `*-SUMMARY.md` or `SUMMARY.md`. */
 export function isSummaryFileName(fileName: string): boolean {
   return /(^|-)SUMMARY\.md$/.test(fileName)
 }
 
 const fenceLine = /^[ \t]*(`{3,}|~{3,})(.*)$/
+/** Info strings of a fence that quotes a whole Markdown document, fences and all. */
+const quotingInfo = /^(?:markdown|md|mdx|gfm)\b/i
+
+/** How many times a document's fences are read again after fences that swallow markup are cut short. */
+const maxFenceCuts = 4
+
+interface OpenFence {
+  start: number
+  fence: string
+  quoting: boolean
+}
 
 /**
  * Fenced code as the agent reading the plan sees it: a line that starts with
@@ -62,67 +94,148 @@ const fenceLine = /^[ \t]*(`{3,}|~{3,})(.*)$/
  * same kind and at least the same length closes it. CommonMark would not see
  * a fence inside an HTML block, or one indented four spaces after a blank
  * line, but plans put fences inside `<action>` exactly that way.
+ *
+ * A `markdown` fence quotes a document with fences of its own, and plans
+ * write them with the same three backticks: inside it, a fence with an info
+ * string (```` ```bash ````) opens a nested level and a bare fence closes the
+ * innermost one, as their authors and the executing agent read them.
  */
-function fencedRegions(text: string, from: number): OpaqueRegion[] {
+function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): OpaqueRegion[] {
   const regions: OpaqueRegion[] = []
-  let open: {start: number; fence: string} | undefined
+  const open: OpenFence[] = []
   const linePattern = /[^\n]*(?:\n|$)/g
   linePattern.lastIndex = from
   for (let match = linePattern.exec(text); match && match[0] !== ''; match = linePattern.exec(text)) {
     const line = match[0].replace(/\r?\n$/, '')
+    if (open.length > 0 && cuts.has(match.index)) {
+      regions.push({range: [open[0].start, match.index], kind: 'fenced', closed: false, cut: true})
+      open.length = 0
+    }
     const fence = fenceLine.exec(line)
     if (!fence) continue
-    if (!open) {
-      // An info string with a backtick cannot open a backtick fence (it is inline code).
-      if (!(fence[1][0] === '`' && fence[2].includes('`'))) open = {start: match.index, fence: fence[1]}
-    } else if (fence[1][0] === open.fence[0] && fence[1].length >= open.fence.length && fence[2].trim() === '') {
-      regions.push({range: [open.start, match.index + line.length], kind: 'fenced', closed: true})
-      open = undefined
+    const [, marker, rest] = fence
+    const info = rest.trim()
+    // An info string with a backtick cannot open a backtick fence (it is inline code).
+    const canOpen = !(marker[0] === '`' && info.includes('`'))
+    const innermost = open[open.length - 1]
+    if (!innermost) {
+      if (canOpen) open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info)})
+    } else if (marker[0] === innermost.fence[0] && marker.length >= innermost.fence.length && info === '') {
+      open.pop()
+      if (open.length === 0) regions.push({range: [innermost.start, match.index + line.length], kind: 'fenced', closed: true})
+    } else if (info !== '' && canOpen && open.some((outer) => outer.quoting)) {
+      open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info)})
     }
   }
-  if (open) regions.push({range: [open.start, text.length], kind: 'fenced', closed: false})
+  if (open.length > 0) regions.push({range: [open[0].start, text.length], kind: 'fenced', closed: false})
   return regions
 }
 
-/** Builds the document model from the source text and its mdast tree (parsed here when not given). */
-export function buildDocument(text: string, filePath?: string, tree: Root = parseMarkdown(text)): PlanDocument {
-  const lines = new LineIndex(text)
-  const frontmatter = parseFrontmatter(text)
-  const opaque: OpaqueRegion[] = fencedRegions(text, frontmatter?.range[1] ?? 0)
-  if (frontmatter) opaque.push({range: frontmatter.range, kind: 'frontmatter'})
-  const headings: Heading[] = []
+/** CommonMark's code regions and headings read off a syntax tree (remark's or ESLint's), in source order. */
+function regionsOfTree(tree: Root, text: string): MarkdownRegions {
+  const regions: MarkdownRegions = {indented: [], inline: [], headings: []}
   visit(tree, (node: Nodes) => {
     const start = node.position?.start.offset
     const end = node.position?.end.offset
     if (start === undefined || end === undefined) return
-    if (node.type === 'code' && !/^[ ]{0,3}(`{3}|~{3})/.test(text.slice(start, start + 6))) {
-      opaque.push({range: [start, end], kind: 'indented'})
-    }
-    else if (node.type === 'inlineCode') opaque.push({range: [start, end], kind: 'inline'})
-    else if (node.type === 'heading') headings.push({depth: node.depth, text: toString(node), range: [start, end]})
+    if (node.type === 'code' && !/^[ ]{0,3}(`{3}|~{3})/.test(text.slice(start, start + 6))) regions.indented.push([start, end])
+    else if (node.type === 'inlineCode') regions.inline.push([start, end])
+    else if (node.type === 'heading') regions.headings.push({depth: node.depth, text: toString(node), range: [start, end]})
   })
-  const {tasks, problems, comments} = parseMarkup(text, opaque, (offset) => lines.point(offset).line)
+  return regions
+}
+
+/** The code regions of CommonMark's reading, indented blocks and code spans merged in source order. */
+function codeRegions(regions: MarkdownRegions): OpaqueRegion[] {
+  const code: OpaqueRegion[] = [
+    ...regions.indented.map((range): OpaqueRegion => ({range, kind: 'indented'})),
+    ...regions.inline.map((range): OpaqueRegion => ({range, kind: 'inline'}))
+  ]
+  return code.sort((a, b) => a.range[0] - b.range[0])
+}
+
+/**
+ * Whether a file that is neither a plan nor a summary by name may still be
+ * one by its content: a `plan` key with a `<task`, or the text of a
+ * completion marker (which a `##` heading needs). When neither is there the
+ * file is `other`, known from a read and this scan, with no Markdown parse.
+ */
+function mayBeAgentDocument(text: string, frontmatter: Frontmatter | undefined): boolean {
+  if (frontmatter?.entries.has('plan') && text.includes('<task')) return true
+  return completionMarkers.some((marker) => text.includes(marker))
+}
+
+/**
+ * Builds the document model from the source text and, when a front end has
+ * one, its mdast tree. Without a tree, CommonMark's code regions and headings
+ * come from `scanMarkdown`. Each part is built when a rule first reads it,
+ * so a file of kind `other` costs its frontmatter and a scan of its text.
+ */
+export function buildDocument(text: string, filePath?: string, tree?: Root): PlanDocument {
+  const frontmatter = parseFrontmatter(text)
+  let lines: LineIndex | undefined
+  let regions: MarkdownRegions | undefined
+  let markup: (ReturnType<typeof parseMarkup> & {opaque: OpaqueRegion[]}) | undefined
+  let directives: Directive[] | undefined
+  let kind: DocumentKind | undefined
+  const lineIndex = () => (lines ??= new LineIndex(text))
+  const markdown = () => (regions ??= tree ? regionsOfTree(tree, text) : scanMarkdown(text, parseMarkdown))
+  // The code regions and the markup read between them, built together on first use.
+  const markupOf = () => {
+    if (!markup) {
+      const other: OpaqueRegion[] = frontmatter ? [{range: frontmatter.range, kind: 'frontmatter'}] : []
+      other.push(...codeRegions(markdown()))
+      const lineOf = (offset: number) => lineIndex().point(offset).line
+      // A fence that would swallow the markup around it ends where that markup begins (see fenceCut in
+      // markup.ts); the fences after it pair up anew, so they are read again, a few times at most.
+      const cuts = new Set<number>()
+      for (let round = 0; ; round++) {
+        const opaque = [...fencedRegions(text, frontmatter?.range[1] ?? 0, cuts), ...other]
+        markup = {opaque, ...parseMarkup(text, opaque, lineOf, round < maxFenceCuts)}
+        if (markup.cuts.length === 0) break
+        for (const cut of markup.cuts) cuts.add(cut)
+      }
+    }
+    return markup
+  }
   const document: PlanDocument = {
     path: filePath,
     text,
-    lines,
-    kind: 'other',
+    get lines() {
+      return lineIndex()
+    },
+    get kind() {
+      return (kind ??= documentKind(document))
+    },
     frontmatter,
-    tasks,
-    markupProblems: problems,
-    headings,
-    opaque,
-    directives: parseDirectives(text, comments, frontmatter, lines)
+    get tasks() {
+      return markupOf().tasks
+    },
+    get markupProblems() {
+      return markupOf().problems
+    },
+    get headings() {
+      return markdown().headings
+    },
+    get opaque() {
+      return markupOf().opaque
+    },
+    get directives() {
+      return (directives ??= parseDirectives(text, markupOf().comments, frontmatter, lineIndex()))
+    }
   }
-  document.kind = documentKind(document)
   return document
 }
 
 function documentKind(document: PlanDocument): DocumentKind {
   const fileName = document.path ? path.basename(document.path) : ''
-  if (isPlanFileName(fileName)) return 'plan'
-  if (isSummaryFileName(fileName)) return 'summary'
-  if (document.frontmatter?.entries.has('plan') && document.tasks.length > 0) return 'plan'
+  // A quick-task note (a `quick_id`, no tasks) records a quick task; there is nothing in it to execute.
+  const quickNote = isQuickTask(document) && document.frontmatter?.entries.has('quick_id') === true && document.tasks.length === 0
+  const mayBePlan = !isNotPlanFileName(fileName) && !quickNote
+  if (mayBePlan && isPlanFileName(fileName)) return 'plan'
+  if (mayBePlan && isSummaryFileName(fileName)) return 'summary'
+  if (!mayBeAgentDocument(document.text, document.frontmatter)) return 'other'
+  if (mayBePlan && document.frontmatter?.entries.has('plan') && document.tasks.length > 0) return 'plan'
   if (document.headings.some((heading) => heading.depth === 2 && markerOf(heading.text))) return 'agent-output'
   return 'other'
 }

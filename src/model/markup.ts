@@ -46,6 +46,8 @@ export interface OpaqueRegion {
   kind: 'fenced' | 'indented' | 'inline' | 'frontmatter'
   /** For fenced code: whether a closing fence ends it (an unclosed fence runs to the end). */
   closed?: boolean
+  /** For fenced code: the fence was never closed and ends where the markup it would swallow begins (see `fenceCut`). */
+  cut?: boolean
 }
 
 /**
@@ -143,6 +145,11 @@ function readTag(text: string, start: number): Tag | 'unterminated' | undefined 
   return 'unterminated'
 }
 
+/** An attribute written in a template language: `{%`, `${size}`, `{{ size }}` (a value in braces alone is JSX, checked apart). */
+function isTemplateSyntax(attribute: Attribute): boolean {
+  return !/^[A-Za-z_:][\w:.-]*$/.test(attribute.name) || /^(?:\$\{|\{\{)/.test(attribute.value ?? '')
+}
+
 /** Length of the backtick run at `start`. */
 function backtickRun(text: string, start: number): number {
   let end = start
@@ -174,8 +181,10 @@ const describe = (element: Element) => `\`<${element.name}>\``
  * code, comments and the frontmatter. CommonMark splits a task into html,
  * paragraph and list nodes at blank lines, so this works on the text itself.
  */
-export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offset: number) => number) {
+export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offset: number) => number, cutFences = false) {
   const tasks: Element[] = []
+  /** Where fences that swallow markup should end (with `cutFences`): the caller reads the fences again and calls back. */
+  const cuts: number[] = []
   const problems: MarkupProblem[] = []
   /** HTML comments outside code (directives such as `<!-- planlint-disable -->` live in them). */
   const comments: Range[] = []
@@ -202,13 +211,21 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
   /**
    * Pops elements above `depth`. Plan elements among them are unclosed; other
    * tags are prose and dissolve, and so do plan tag names inside an element's
-   * text (`Then run the tests in <behavior>`, `git add <files>`).
+   * text (`Then run the tests in <behavior>`, `git add <files>`), tag names
+   * in a sentence (`See <how-to-verify> above`) and what opens inside such a
+   * mention (`put it in <verify><automated>.`).
    */
   const unwind = (depth: number, end: number, closer: string) => {
-    while (stack.length > depth) {
-      const element = stack.pop()!
+    const popped = stack.splice(depth)
+    const mentions = new Set<Element>()
+    for (const element of popped) {
+      const parent = element.parent
+      const inText = parent !== undefined && (mentions.has(parent) || !structuralElementNames.has(parent.name))
+      if (!planElementNames.has(element.name) || inText || followsProse(element)) mentions.add(element)
+    }
+    for (const element of popped.reverse()) {
       cutOff(element, end)
-      if (planElementNames.has(element.name) && (!element.parent || structuralElementNames.has(element.parent.name))) {
+      if (!mentions.has(element)) {
         report('unclosed', `${describe(element)} is not closed before ${closer}`, element.openTag, element)
       } else if (element.parent) {
         const siblings = element.parent.children
@@ -216,6 +233,12 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
         for (const child of element.children) child.parent = element.parent
       }
     }
+  }
+
+  /** Whether an element's open tag comes after words on its line (markup starts a line or follows a tag or a list marker). */
+  const followsProse = (element: Element) => {
+    const before = text.slice(text.lastIndexOf('\n', element.openTag[0] - 1) + 1, element.openTag[0]).trim()
+    return before !== '' && !before.endsWith('>') && !/^(?:[-*+]|\d+[.)])$/.test(before)
   }
 
   const endTask = (end: number, closer: string) => {
@@ -245,8 +268,9 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
   }
 
   const checkAttributes = (element: Element) => {
-    // Attributes of prose tags (`<Si a la vez>`, `<UsageSummary x ?? null>`) are words, not markup.
-    if (!planElementNames.has(element.name)) return
+    // Attributes of prose tags (`<Si a la vez>`, `<UsageSummary x ?? null>`) are words, not markup, and
+    // a tag with template syntax (Jinja's `{% if %}`, Lit's `value=${x}`) is template code.
+    if (!planElementNames.has(element.name) || element.attributes.some(isTemplateSyntax)) return
     const seen = new Set<string>()
     for (const attribute of element.attributes) {
       if (seen.has(attribute.name)) {
@@ -298,6 +322,12 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
       continue
     }
     if (tag === 'unterminated') {
+      // A `>` later on the line ends it: what would not read as attributes is template code (`{% if x %}`).
+      const lineEnd = text.indexOf('\n', at)
+      if (text.slice(at, lineEnd === -1 ? text.length : lineEnd).includes('>')) {
+        position = at + 1
+        continue
+      }
       const name = /^<\/?([A-Za-z][\w:.-]*)/.exec(text.slice(at, at + 100))?.[1] ?? ''
       if (name === 'task' || (stack.length > 0 && planElementNames.has(name))) {
         report('unterminated-tag', `The tag \`<${name}\` has no closing \`>\``, [at, at + name.length + 1])
@@ -352,9 +382,28 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     report('unclosed', `${describe(task)} is not closed before the end of the document`, task.openTag, task)
     endTask(text.length, 'the end of the document')
   }
-  return {tasks, problems, comments}
+  return {tasks, problems, comments, cuts}
 
   function checkFence(region: OpaqueRegion) {
+    if (region.cut) {
+      const lineEnd = text.indexOf('\n', region.range[0])
+      const fence = text.slice(region.range[0], lineEnd).trimEnd()
+      const marker = /[`~]{3,}/.exec(fence)?.[0] ?? '```'
+      const tag = /^[ \t]*<(\/?[A-Za-z][\w:.-]*)/.exec(text.slice(region.range[1], region.range[1] + 100))?.[1] ?? 'task'
+      report(
+        'swallowed-tasks',
+        `This code fence is not closed before \`<${tag}>\` (line ${lineOf(region.range[1])}), so a Markdown reader takes the rest of the plan for code; close it with \`\` ${marker} \`\` before that line, or remove it if it is stray`,
+        [region.range[0], region.range[0] + fence.length]
+      )
+      return
+    }
+    if (cutFences) {
+      const cut = fenceCut(text, region, stack.map((element) => element.name))
+      if (cut !== undefined) {
+        cuts.push(cut)
+        return
+      }
+    }
     const content = text.slice(region.range[0], region.range[1])
     const opens = content.match(/(^|\n)[ \t]*<task[\s>]/g)?.length ?? 0
     const closes = content.match(/<\/task>/g)?.length ?? 0
@@ -369,6 +418,45 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
       )
     }
   }
+}
+
+/**
+ * Where a fence that swallows real markup ends as the agent reads the plan:
+ * the line start of the first close tag, at the start of a line, of an
+ * element open around the fence that the fence itself did not open (a fence
+ * left open in `<action>` ends at `</action>`); outside a task, the first
+ * `<task>` line of an unclosed fence, or of one that holds a task's start
+ * and end in unequal numbers. A quoted example (whole tasks, or a fragment
+ * that closes nothing open around it) is not cut.
+ */
+function fenceCut(text: string, region: OpaqueRegion, openNames: string[]): number | undefined {
+  const openedInFence = new Map<string, number>()
+  let firstTaskLine: number | undefined
+  let opens = 0
+  let closes = 0
+  let lineStart = text.indexOf('\n', region.range[0]) + 1
+  while (lineStart > 0 && lineStart < region.range[1]) {
+    const newline = text.indexOf('\n', lineStart)
+    const lineEnd = Math.min(region.range[1], newline === -1 ? text.length : newline)
+    const line = text.slice(lineStart, lineEnd)
+    const leading = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/.exec(line)
+    if (leading?.[1] === '/' && openNames.includes(leading[2]) && !openedInFence.get(leading[2])) return lineStart
+    if (leading?.[1] === '' && leading[2] === 'task') {
+      firstTaskLine ??= lineStart
+      opens++
+    }
+    for (const tag of line.matchAll(/<(\/?)([A-Za-z][\w:.-]*)/g)) {
+      const count = openedInFence.get(tag[2]) ?? 0
+      if (tag[1] === '') openedInFence.set(tag[2], count + 1)
+      else {
+        if (count > 0) openedInFence.set(tag[2], count - 1)
+        if (tag[2] === 'task') closes++
+      }
+    }
+    lineStart = lineEnd + 1
+  }
+  if (openNames.length > 0 || firstTaskLine === undefined) return undefined
+  return !region.closed || (closes > 0 && opens !== closes) ? firstTaskLine : undefined
 }
 
 /** The attribute named `name`, if the element has it. */

@@ -1,6 +1,7 @@
 import remarkFrontmatter from 'remark-frontmatter'
 import type {PluggableList, Preset} from 'unified'
 import {rules, type RuleId} from '../../rules/index.js'
+import {remarkPlugins} from '../plugins.js'
 import suppressionCheck from '../suppression-check.js'
 
 /** A rule's setting in a preset, as remark-lint takes it: a severity, or `[severity, options]`; `on` is the rule's own default. */
@@ -22,7 +23,7 @@ export function definePreset(overrides: PresetRules): PlanlintPreset {
   const plugins: PluggableList = [[remarkFrontmatter, ['yaml']]]
   for (const id of ruleIds) {
     const setting = planlintRules[id]
-    if (setting !== 'off') plugins.push([rules[id], setting])
+    if (setting !== 'off') plugins.push([remarkPlugins[id], setting])
   }
   plugins.push(suppressionCheck)
   return {plugins, planlintRules}
@@ -30,5 +31,5 @@ export function definePreset(overrides: PresetRules): PlanlintPreset {
 
 /** A rule's default options, for presets that extend them. */
 export function defaultsOf<Id extends RuleId>(id: Id): Record<string, unknown> {
-  return rules[id].rule.defaultOptions as Record<string, unknown>
+  return rules[id].defaultOptions as Record<string, unknown>
 }

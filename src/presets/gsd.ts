@@ -1,6 +1,13 @@
 import {definePreset} from './define.js'
 
-/** Everything GSD's own validators check, at their severities, and the rest of planlint's rules. */
+/**
+ * Everything GSD's own validators check, at their severities, and the rest of
+ * planlint's rules. Plan `type` is GSD's own pair ("`type`: `execute` or
+ * `tdd`", `agents/gsd-planner.md`), and plans are sized by its plan checker
+ * (Dimension 5: 4 tasks or 10 files warn, 5+ tasks or 15+ files block).
+ */
 export default definePreset({
-  'read-first-paths': 'off'
+  'frontmatter-schema': ['on', {types: ['execute', 'tdd']}],
+  'read-first-paths': 'off',
+  'pbr-plan-format': 'off'
 })

@@ -19,7 +19,7 @@ const pbrCheckpoints = {
  * `implements` in the frontmatter, its `type` values, `read_first` and
  * `acceptance_criteria` in every task, one to three tasks, `PLAN-NN.md` names.
  * GSD-only checks (the human-verify mode, one-way decisions, negative-grep
- * gates) are off.
+ * gates, the acceptance-criteria traps, GSD's optional task parts) are off.
  */
 export default definePreset({
   'frontmatter-schema': ['on', {required: [...(defaultsOf('frontmatter-schema').required as string[]), 'implements'], types: pbrTypes}],
@@ -27,10 +27,13 @@ export default definePreset({
   // The contract's "each task needs all 7 elements"; its plan check (`validatePlan`) makes each missing one an error.
   'task-elements': ['on', {required: ['name', 'read_first', 'files', 'action', 'acceptance_criteria', 'verify', 'done'], recommended: [], checkpoints: pbrCheckpoints}],
   'task-type': ['on', {additionalTypes: ['code']}],
-  'max-tasks': ['on', {max: 3, min: 1}],
+  // The planner's "DO NOT exceed scope limits (3 tasks, 8 files per plan)"; its plan check errors on a fourth task and on none.
+  'max-tasks': ['on', {max: 3, warnAbove: 0, min: 1, maxFiles: 8, warnFilesAbove: 0}],
   'read-first-paths': 'warn',
   'human-verify-mode': 'off',
   'one-way-decision': 'off',
   'negative-grep-echo': 'off',
+  'criteria-traps': 'off',
+  'task-parts': 'off',
   'negative-gate-conflict': 'off'
 })

@@ -19,7 +19,7 @@ const pascalCase = (id: string) => id.replace(/(?:^|-)([a-z0-9])/g, (_, letter: 
  * and the page up to its examples), as GitHub code scanning shows them.
  */
 function planlintRules(): ReportingDescriptor[] {
-  const descriptors: ReportingDescriptor[] = Object.values(rules).map(({rule}) => {
+  const descriptors: ReportingDescriptor[] = Object.values(rules).map((rule) => {
     const docs = ruleDocs(rule.id)
     const help = docs?.page ?? `${rule.description} See ${docsUrl(rule.id)}`
     return {

@@ -33,6 +33,7 @@ export function installPlanlint(root: string): void {
   fs.mkdirSync(path.join(root, 'node_modules/.bin'), {recursive: true})
   fs.symlinkSync(repository, path.join(root, 'node_modules/planlint'), 'dir')
   fs.symlinkSync('../planlint/dist/src/cli/bin.js', path.join(root, 'node_modules/.bin/planlint'))
+  fs.symlinkSync('../planlint/dist/src/lsp/bin.js', path.join(root, 'node_modules/.bin/planlint-language-server'))
 }
 
 /**

@@ -1,8 +1,11 @@
+import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {describe, expect, it} from 'vitest'
 import {lintFiles} from '../../src/lint.js'
+import {buildDocument, parseMarkdown, type PlanDocument} from '../../src/model/document.js'
+import {markerOf} from '../../src/model/markers.js'
 import {toResults} from '../../src/reporters/result.js'
 
 /** The real corpus lives beside the project on developer machines and in CI, never on a user's. */
@@ -48,7 +51,68 @@ export function corpusPart(part: number, parts: number): string[] {
 /** The number of test files the corpus check is split into (test/corpus/part-N.test.ts). */
 export const corpusParts = 4
 
-/** Lints each repository of one part: no crash, and every message lies inside its file. */
+/** The Markdown files of a repository's planning tree (the extensions the CLI lints), relative to it. */
+function markdownFiles(repository: string): string[] {
+  const root = path.join(corpus, repository, '.planning')
+  return fs
+    .readdirSync(root, {recursive: true, withFileTypes: true})
+    .filter((entry) => entry.isFile() && /\.(md|markdown)$/.test(entry.name))
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+    .sort()
+}
+
+/** What the document model takes from CommonMark's reading of a file: code regions and headings. */
+function commonMarkReading(document: PlanDocument) {
+  return {
+    code: document.opaque.filter((region) => region.kind === 'indented' || region.kind === 'inline'),
+    headings: document.headings
+  }
+}
+
+type Reading = ReturnType<typeof commonMarkReading>
+
+const packageVersion = (name: string) => (JSON.parse(fs.readFileSync(fileURLToPath(new URL(`../../node_modules/${name}/package.json`, import.meta.url)), 'utf8')) as {version: string}).version
+
+/**
+ * remark's reading of each corpus file, kept between runs by the file's hash
+ * (under node_modules/.cache, for these versions of the parser): a full parse
+ * of the corpus takes minutes, and the same text always parses the same.
+ */
+const oracleCache = fileURLToPath(
+  new URL(
+    `../../node_modules/.cache/planlint-commonmark-reading/${['remark-parse', 'mdast-util-from-markdown', 'micromark', 'mdast-util-frontmatter', 'mdast-util-to-string'].map((name) => `${name}@${packageVersion(name)}`).join('+')}/`,
+    import.meta.url
+  )
+)
+
+function remarkReadings(repository: string): {readings: Map<string, Reading>; save: () => void} {
+  const file = path.join(oracleCache, `${repository}.json`)
+  const readings = new Map<string, Reading>(fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Array<[string, Reading]>) : [])
+  const size = readings.size
+  return {
+    readings,
+    save: () => {
+      if (readings.size === size) return
+      fs.mkdirSync(oracleCache, {recursive: true})
+      fs.writeFileSync(file, JSON.stringify([...readings]))
+    }
+  }
+}
+
+/** The kind of a document as `documentKind` decides it with every part of the model built (no shortcut for `other`). */
+function fullKind(document: PlanDocument): string {
+  if (document.kind === 'plan' || document.kind === 'summary') return document.kind
+  if (document.frontmatter?.entries.has('plan') && document.tasks.length > 0) return 'plan'
+  if (document.headings.some((heading) => heading.depth === 2 && markerOf(heading.text))) return 'agent-output'
+  return 'other'
+}
+
+/**
+ * Checks each repository of one part: the CLI lints it without a crash, every
+ * message lies inside its file, and the document model's own scan of each
+ * file (src/model/scan.ts) reads code and headings as remark's syntax tree
+ * does, and finds the same kind.
+ */
 export function checkCorpusPart(part: number): void {
   describe.skipIf(!corpusPresent)(`the real corpus (../shared/corpus/real), part ${part} of ${corpusParts}`, () => {
     it.each(corpusPresent ? corpusPart(part, corpusParts) : [])('%s lints without a crash, and every message lies inside its file', async (repository) => {
@@ -69,5 +133,23 @@ export function checkCorpusPart(part: number): void {
         }
       }
     }, 300_000)
+
+    it.each(corpusPresent ? corpusPart(part, corpusParts) : [])('%s: the model reads code, headings and kinds as from remark\'s tree', (repository) => {
+      const root = path.join(corpus, repository, '.planning')
+      const {readings, save} = remarkReadings(repository)
+      const differences: string[] = []
+      for (const file of markdownFiles(repository)) {
+        const text = fs.readFileSync(path.join(root, file), 'utf8')
+        const key = `${file}\0${createHash('sha1').update(text).digest('hex')}`
+        let remarkReading = readings.get(key)
+        if (!remarkReading) readings.set(key, (remarkReading = commonMarkReading(buildDocument(text, path.join(root, file), parseMarkdown(text)))))
+        const scanned = buildDocument(text, path.join(root, file))
+        const kind = scanned.kind
+        if (JSON.stringify(commonMarkReading(scanned)) !== JSON.stringify(remarkReading)) differences.push(`${file}: code or headings`)
+        if (kind !== fullKind(scanned)) differences.push(`${file}: kind ${kind}, not ${fullKind(scanned)}`)
+      }
+      save()
+      expect(differences).toEqual([])
+    }, 600_000)
   })
 }

@@ -9,6 +9,7 @@ import type {VFileMessage} from 'vfile-message'
 import {rules} from '../../rules/index.js'
 import {applyEdits} from '../../src/edits.js'
 import {maxFixPasses} from '../../src/fix.js'
+import {remarkPlugins} from '../../src/plugins.js'
 import {planlintDataOf} from '../../src/lint.js'
 import type {RunSettings} from '../../src/rule.js'
 import {removeTree, writeTree} from './tree.js'
@@ -84,7 +85,7 @@ export async function lintExampleFile(ruleId: keyof typeof rules, example: DocEx
   await remark()
     .data('settings', {planlint: example.settings})
     .use(remarkFrontmatter, ['yaml'])
-    .use(rules[ruleId], example.options === undefined ? undefined : [true, example.options])
+    .use(remarkPlugins[ruleId], example.options === undefined ? undefined : [true, example.options])
     .process(vfile)
   return vfile
 }
@@ -121,7 +122,7 @@ export async function runExample(ruleId: keyof typeof rules, example: DocExample
   await forEachExampleFile(ruleId, example, async (file, lint) => {
     for (const message of (await lint(file.text)).messages) {
       const severity = message.fatal ? 'error' : 'warning'
-      const marked = severity === rules[ruleId].rule.severity ? '' : ` [${severity}]`
+      const marked = severity === rules[ruleId].severity ? '' : ` [${severity}]`
       lines.push(`${path.basename(file.path)}:${messagePosition(message)}: ${message.reason}${marked}`)
     }
   })

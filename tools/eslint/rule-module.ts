@@ -4,7 +4,7 @@ import {AST_NODE_TYPES, ESLintUtils, type TSESTree} from '@typescript-eslint/uti
 
 /**
  * The project's own ESLint rule for its TypeScript: every module in `rules/`
- * reads like its doc page. It default-exports `remarkRule({...})` whose `id`
+ * reads like its doc page. It default-exports `defineRule({...})` whose `id`
  * is the file's name and whose `description` is a sentence, has its page at
  * `docs/rules/<id>.md` (where the docs URL of the rule points), and is
  * registered in `rules/index.ts`.
@@ -12,7 +12,7 @@ import {AST_NODE_TYPES, ESLintUtils, type TSESTree} from '@typescript-eslint/uti
 
 const createRule = ESLintUtils.RuleCreator((name) => `https://github.com/planlint/planlint/blob/main/docs/architecture.md#${name}`)
 
-type MessageIds = 'noDefaultExport' | 'notRemarkRule' | 'idMismatch' | 'noDescription' | 'noDocPage' | 'notRegistered'
+type MessageIds = 'noDefaultExport' | 'notDefineRule' | 'idMismatch' | 'noDescription' | 'noDocPage' | 'notRegistered'
 
 /** A property's string value when it is a literal or a template without expressions. */
 function staticString(node: TSESTree.Node | undefined): string | undefined {
@@ -37,11 +37,11 @@ export default createRule<[], MessageIds>({
   name: 'rule-module',
   meta: {
     type: 'problem',
-    docs: {description: 'A module in `rules/` default-exports `remarkRule({...})` with its file name as `id`, a description and a doc page'},
+    docs: {description: 'A module in `rules/` default-exports `defineRule({...})` with its file name as `id`, a description and a doc page'},
     schema: [],
     messages: {
-      noDefaultExport: 'A rule module default-exports `remarkRule({...})`; this one has no default export',
-      notRemarkRule: 'Default-export `remarkRule({...})` with the rule definition written out as an object',
+      noDefaultExport: 'A rule module default-exports `defineRule({...})`; this one has no default export',
+      notDefineRule: 'Default-export `defineRule({...})` with the rule definition written out as an object',
       idMismatch: 'The rule `id` is `{{id}}` but the file is `{{file}}.ts`; a rule module is named after its id',
       noDescription: 'Give the rule a `description`: one sentence saying what it checks',
       noDocPage: 'No doc page for `{{id}}`: write `docs/rules/{{id}}.md` (what, why, options, fix, examples); the rule links there',
@@ -64,10 +64,10 @@ export default createRule<[], MessageIds>({
         if (
           call.type !== AST_NODE_TYPES.CallExpression ||
           call.callee.type !== AST_NODE_TYPES.Identifier ||
-          call.callee.name !== 'remarkRule' ||
+          call.callee.name !== 'defineRule' ||
           definition?.type !== AST_NODE_TYPES.ObjectExpression
         ) {
-          context.report({node: exported.declaration, messageId: 'notRemarkRule'})
+          context.report({node: exported.declaration, messageId: 'notDefineRule'})
           return
         }
         const idProperty = propertyNamed(definition, 'id')

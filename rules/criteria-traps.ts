@@ -1,0 +1,168 @@
+import type {PlanDocument} from '../src/model/document.js'
+import type {Element} from '../src/model/markup.js'
+import type {Range} from '../src/model/text.js'
+import {elementsNamed, lineOf} from '../src/plan.js'
+import {defineRule, type Severity} from '../src/rule.js'
+import {countsMatches, grepCalls, shellSegments, shellView} from '../src/shell.js'
+
+type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
+
+interface Found {
+  trap: Trap
+  range: Range
+  message: string
+  severity?: Severity
+}
+
+/** The elements whose text is a check: `<acceptance_criteria>`, `<verify>` and `<automated>` (once, not again inside `<verify>`). */
+function criteriaZones(document: PlanDocument): Array<{element: Element; prose: boolean}> {
+  const zones = document.tasks.flatMap((task) =>
+    ['acceptance_criteria', 'verify', 'automated'].flatMap((name) => elementsNamed(task, name))
+  )
+  const inside = (element: Element) => zones.some((other) => other !== element && other.contentRange[0] <= element.range[0] && element.range[1] <= other.contentRange[1])
+  return zones.filter((element) => !inside(element)).map((element) => ({element, prose: element.name === 'acceptance_criteria'}))
+}
+
+/** `<!-- plan-criteria-allow: R1 - reason -->`: GSD's own exit, with a reason that is not empty. */
+function allowedTraps(text: string): Set<string> {
+  const allowed = new Set<string>()
+  for (const match of text.matchAll(/<!--\s*plan-criteria-allow:\s*(R[1-6])\s+-\s([^>]{0,500}?)-->/g)) {
+    if (match[2].trim() !== '') allowed.add(match[1])
+  }
+  return allowed
+}
+
+const numberWords = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve'
+const bulkRed = [
+  new RegExp(`\\ball\\s+(?:\\d+|${numberWords})\\s+tests\\b[^\\n.]{0,120}?observed\\s+fail`, 'i'),
+  /\btests\s+\d+\s+through\s+\d+\b[^\n.]{0,120}?observed\s+fail/i
+]
+
+/** The exact counts a segment compares with (`== 3`, `-eq 3`, "returns exactly 3"), with their offsets. */
+function exactCounts(segment: string): Array<{count: number; index: number; length: number}> {
+  const found = []
+  for (const pattern of [/\s==?\s*(\d+)\b/g, /-eq\s+(\d+)\b/g, /\breturns?\s+exactly\s+(\d+)\b/gi]) {
+    for (const match of segment.matchAll(pattern)) found.push({count: Number(match[1]), index: match.index, length: match[0].length})
+  }
+  return found
+}
+
+/** A `grep -x N` / `grep --line-regexp N`: a whole-line string comparison with a number. */
+function comparesLineWithNumber(segment: string): boolean {
+  for (const match of segment.matchAll(/\bgrep\s+(-{1,2}[A-Za-z-]{1,40})\s+['"]?\d/g)) {
+    const option = match[1]
+    if (option === '--line-regexp' || (/^-[A-Za-z]+$/.test(option) && option.includes('x'))) return true
+  }
+  return false
+}
+
+/** The traps in one `&&`/`||` segment of a check. */
+function trapsIn(segment: string): Array<Omit<Found, 'range'> & {index: number; length: number}> {
+  const traps: Array<Omit<Found, 'range'> & {index: number; length: number}> = []
+  if (grepCalls(segment).some((call) => countsMatches(call.options))) {
+    const exact = exactCounts(segment).find((candidate) => candidate.count >= 2)
+    if (exact) {
+      traps.push({
+        trap: 'R1',
+        ...exact,
+        message: `An exact count out of \`grep -c\` (${exact.count}) can be false before any work starts: \`grep -c\` counts lines, not matches; use \`>= 1\`, \`== 0\`, or \`grep -n\` and read the line numbers (GSD plan-criteria R1)`
+      })
+    }
+  }
+  const variable = /^(?:[-*]\s*)?`?(\$[A-Z_][A-Z0-9_]*)\s/.exec(segment)
+  if (variable) {
+    traps.push({
+      trap: 'R3',
+      index: variable.index + variable[0].indexOf('$'),
+      length: variable[1].length,
+      message: `\`${variable[1]}\` unquoted in command position: zsh does not split it into words, so the shell looks for a command named by the whole expansion, exits 127, and a check of its status passes without testing anything; write the command out, or use a shell function (GSD plan-criteria R3)`
+    })
+  }
+  const pipedGit = /\bgit\s+[a-z][^\n|]*\|/.exec(segment)
+  if (pipedGit) {
+    traps.push({
+      trap: 'R4',
+      index: pipedGit.index,
+      length: pipedGit[0].slice(0, -1).trimEnd().length,
+      message: 'A `git` command before a pipe: the pipeline reports the last command\'s status, so a failing `git` reads as clean; capture its status first (GSD plan-criteria R4)',
+      severity: 'warning'
+    })
+  }
+  if (/\bwc\b/.test(segment) && comparesLineWithNumber(segment)) {
+    const wc = /\bwc\b/.exec(segment)!
+    traps.push({
+      trap: 'R5',
+      index: wc.index,
+      length: 2,
+      message: '`wc` output compared as a string can never match on BSD `wc`, which pads the number with spaces; compare numerically (`test "$n" -eq 0`) or strip the spaces first (GSD plan-criteria R5)'
+    })
+  }
+  const relative = /\bgit\s+(?:diff|log)\b[^\n|;&]*?\bHEAD~\d+/.exec(segment)
+  if (relative) {
+    traps.push({
+      trap: 'R6',
+      index: relative.index,
+      length: relative[0].length,
+      message: '`HEAD~N` names whatever commit landed last, in a repository where other sessions commit too; pin an explicit range (`<sha>^..<sha>`) (GSD plan-criteria R6)'
+    })
+  } else {
+    const diff = /\bgit\s+diff\b([^`\n|;&<>]*)/.exec(segment)
+    const rest = diff?.[1].trim()
+    if (diff && (rest === '' || /^-{1,2}[A-Za-z-]+$/.test(rest!))) {
+      traps.push({
+        trap: 'R6',
+        index: diff.index,
+        length: diff[0].trimEnd().length,
+        message: 'A bare `git diff` shows nothing for a committed change, so this check passes without testing it; pin a range (`<sha>^..<sha>`), unless it is meant to check the uncommitted tree (GSD plan-criteria R6)',
+        severity: 'warning'
+      })
+    }
+  }
+  return traps
+}
+
+/**
+ * Acceptance criteria that are traps before any work starts (GSD 1.14's
+ * quantitative-criteria check, #4024): a check that is false at the start
+ * whatever the executor does, or true whatever it does.
+ */
+export default defineRule({
+  id: 'criteria-traps',
+  description: 'A check in `<verify>` or `<acceptance_criteria>` is not a trap: false before any work, or true whatever the work does.',
+  severity: 'error',
+  kinds: ['plan'],
+  defaultOptions: {},
+  check({document, report}) {
+    const view = shellView(document.text)
+    const allowed = allowedTraps(view)
+    for (const {element, prose} of criteriaZones(document)) {
+      const [start, end] = element.contentRange
+      const zone = view.slice(start, end)
+      const reported = new Set<string>()
+      const found: Found[] = []
+      if (prose) {
+        for (const pattern of bulkRed) {
+          const match = pattern.exec(zone)
+          if (!match) continue
+          found.push({
+            trap: 'R2',
+            range: [start + match.index, start + match.index + match[0].length],
+            message: 'A claim that all N tests were observed failing cannot hold when a test asserts that something does not change: such a test cannot fail before the change; say that each test discriminates (fails before the change, passes after) (GSD plan-criteria R2)'
+          })
+          break
+        }
+      }
+      for (const segment of shellSegments(zone, start)) {
+        for (const trap of trapsIn(segment.text)) {
+          found.push({...trap, range: [segment.start + trap.index, segment.start + trap.index + trap.length]})
+        }
+      }
+      for (const trap of found.sort((a, b) => a.range[0] - b.range[0])) {
+        const key = `${trap.trap}:${lineOf(document, trap.range[0])}`
+        if (allowed.has(trap.trap) || reported.has(key)) continue
+        reported.add(key)
+        report({message: trap.message, range: trap.range, ...(trap.severity ? {severity: trap.severity} : {})})
+      }
+    }
+  }
+})

@@ -1,0 +1,87 @@
+import {onlyNearMiss} from '../src/distance.js'
+import {attribute, child, type Element} from '../src/model/markup.js'
+import {codeList, contentLines, elementsNamed, isCheckpoint, taskType} from '../src/plan.js'
+import {defineRule} from '../src/rule.js'
+
+const ratings = ['reversible', 'costly', 'one-way']
+
+/**
+ * The optional parts of a current GSD task (GSD 1.14's planner and
+ * `execute-plan.md`) are written the way the executor reads them: the tracer
+ * leads, `tdd="true"` has its `<behavior>`, a `tracker-id` names one tracker
+ * item, `<precondition>` is one line, `<reversibility>` has a rating, and
+ * `<automated>` / `<human-check>` sit in `<verify>`.
+ */
+export default defineRule({
+  id: 'task-parts',
+  description: 'A task\'s optional GSD parts (tracer, `tdd`, `tracker-id`, `<precondition>`, `<reversibility>`, `<automated>`, `<human-check>`) are where and as the executor reads them.',
+  severity: 'warning',
+  kinds: ['plan'],
+  fixable: 'fix',
+  defaultOptions: {},
+  check({document, report}) {
+    const tracers = document.tasks.filter((task) => taskType(task) === 'tracer')
+    for (const [index, tracer] of tracers.entries()) {
+      const type = attribute(tracer, 'type')!
+      if (index > 0) {
+        report({message: 'A second `type="tracer"` task: a plan leads with one tracer, and the rest of its tasks expand from it', range: type.range})
+      } else if (tracer !== document.tasks[0]) {
+        report({message: 'The `type="tracer"` task comes after other tasks: the tracer leads ("Every phase plan LEADS with one `type="tracer"` task"), so move it first', range: type.range})
+      }
+    }
+    const trackerIds = new Map<string, Element>()
+    for (const task of document.tasks) {
+      const tdd = attribute(task, 'tdd')
+      if (tdd && tdd.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task)) {
+        report({message: 'This task has `tdd="true"` but no `<behavior>`: list the behaviours its tests check before the code is written (`<behavior>- Test 1: …</behavior>`)', range: tdd.range})
+      }
+      const tracker = attribute(task, 'tracker-id')
+      if (tracker) {
+        const value = tracker.value?.trim() ?? ''
+        const first = trackerIds.get(value)
+        if (value === '') {
+          report({message: '`tracker-id` is empty: name the tracker item the executor resolves this task\'s content from, or remove it', range: tracker.range, severity: 'error'})
+        } else if (isCheckpoint(task)) {
+          report({message: '`tracker-id` does nothing on a checkpoint (a checkpoint\'s content always comes from the plan); remove it', range: tracker.range})
+        } else if (first) {
+          report({message: `\`tracker-id="${value}"\` is on another task of this plan too: the executor resolves one task per tracker item`, range: tracker.range, severity: 'error'})
+        } else trackerIds.set(value, task)
+      }
+      const preconditions = elementsNamed(task, 'precondition')
+      for (const [index, precondition] of preconditions.entries()) {
+        const lines = contentLines(document, precondition).filter((line) => line.text.trim() !== '')
+        if (index > 0) {
+          report({message: 'A second `<precondition>`: a task states the one fact it assumes in one line', range: precondition.openTag})
+        } else if (lines.length > 1 || precondition.children.length > 0) {
+          report({message: '`<precondition>` is one line of prose: the one checkable fact this task assumes (the executor checks it before running the task)', range: precondition.openTag})
+        }
+      }
+      for (const reversibility of elementsNamed(task, 'reversibility')) {
+        const rating = attribute(reversibility, 'rating')
+        const value = rating?.value?.trim() ?? ''
+        if (ratings.includes(value)) continue
+        const range = rating?.valueRange ?? rating?.range ?? reversibility.openTag
+        const meant = value === '' ? undefined : ratings.find((known) => known === value.toLowerCase().replace(/[_ ]/g, '-')) ?? onlyNearMiss(value.toLowerCase(), ratings)
+        report({
+          message: rating
+            ? `\`rating="${value}"\` is not one of ${codeList(ratings)}` + (meant ? `; did you mean \`${meant}\`?` : '')
+            : `\`<reversibility>\` has no \`rating\`: say \`rating="reversible"\`, \`"costly"\` or \`"one-way"\` (unsure means \`reversible\`)`,
+          range,
+          ...(meant && rating?.valueRange ? {fix: {range: rating.valueRange, text: meant}} : {})
+        })
+      }
+      for (const name of ['automated', 'human-check']) {
+        for (const element of elementsNamed(task, name)) {
+          if (element.parent?.name === 'verify') continue
+          report({
+            message:
+              name === 'automated'
+                ? '`<automated>` belongs inside `<verify>`: the executor runs `<verify><automated>`'
+                : '`<human-check>` belongs inside `<verify>`: the verifier collects `<verify><human-check>` blocks at the end of the phase, and misses this one',
+            range: element.openTag
+          })
+        }
+      }
+    }
+  }
+})

@@ -1,0 +1,73 @@
+import type {Root} from 'mdast'
+import {toString} from 'mdast-util-to-string'
+import {parse, postprocess, preprocess} from 'micromark'
+import {frontmatter} from 'micromark-extension-frontmatter'
+import type {Event} from 'micromark-util-types'
+import type {Range} from './text.js'
+
+export interface Heading {
+  depth: number
+  text: string
+  range: Range
+}
+
+/** What the document model needs of CommonMark's reading of a file: its code regions and headings, in source order. */
+export interface MarkdownRegions {
+  /** Indented code blocks (fenced code is read the agent's way, in `document.ts`). */
+  indented: Range[]
+  /** Code spans, backticks included. */
+  inline: Range[]
+  headings: Heading[]
+}
+
+/**
+ * CommonMark constructs that cannot change where code, code spans and
+ * headings are: emphasis, character references and backslash hard breaks only
+ * decide how text inside a block reads. Links stay: a link destination may
+ * hold backticks that open no code span.
+ */
+const unneeded = {disable: {null: ['attention', 'characterReference', 'hardBreakEscape', 'labelStartLink', 'labelStartImage', 'labelEnd']}}
+
+const extensions = [frontmatter(['yaml']), unneeded]
+
+/** Heading content that reads as itself: no escapes, entities, emphasis, links, code or HTML to resolve. */
+const plainHeading = /^[^\\&*_[\]!`<\n]*$/
+
+/**
+ * The code regions and headings of a Markdown text, as remark (CommonMark plus
+ * YAML frontmatter) finds them, without building a syntax tree: micromark's
+ * tokens, with the constructs above turned off. A heading whose text needs
+ * more (`## **PLAN** COMPLETE`, `## A &amp; B`) is parsed alone with `parseHeading`.
+ * `test/scan-corpus.test.ts` checks the result against the mdast of every corpus file.
+ */
+export function scanMarkdown(text: string, parseHeading: (source: string) => Root): MarkdownRegions {
+  const events: Event[] = postprocess(parse({extensions}).document().write(preprocess()(text, undefined, true)))
+  const regions: MarkdownRegions = {indented: [], inline: [], headings: []}
+  let heading: {start: number; depth: number; content: Range | undefined} | undefined
+  for (const [kind, token] of events) {
+    const range: Range = [token.start.offset, token.end.offset]
+    if (kind === 'enter') {
+      if (token.type === 'codeIndented') regions.indented.push(range)
+      else if (token.type === 'codeText') regions.inline.push(range)
+      else if (token.type === 'atxHeading' || token.type === 'setextHeading') heading = {start: range[0], depth: 0, content: undefined}
+      else if (heading && token.type === 'atxHeadingSequence' && heading.depth === 0) heading.depth = range[1] - range[0]
+      else if (heading && token.type === 'setextHeadingLineSequence') heading.depth = text[range[0]] === '=' ? 1 : 2
+      else if (heading && (token.type === 'atxHeadingText' || token.type === 'setextHeadingText')) heading.content = range
+    } else if (heading && (token.type === 'atxHeading' || token.type === 'setextHeading')) {
+      const content = heading.content ? text.slice(heading.content[0], heading.content[1]) : ''
+      regions.headings.push({
+        depth: heading.depth,
+        text: plainHeading.test(content) ? content : headingText(parseHeading(text.slice(range[0], range[1]))),
+        range
+      })
+      heading = undefined
+    }
+  }
+  return regions
+}
+
+/** The text of the heading a heading's own source parses to (its first heading; the whole text if it reads otherwise alone). */
+function headingText(tree: Root): string {
+  const heading = tree.children.find((node) => node.type === 'heading')
+  return toString(heading ?? tree)
+}
