@@ -27,17 +27,19 @@ export default defineRule<Options>({
         range: first.openTag
       })
     }
-    // An auto task followed at once by a checkpoint, several times in a row: A C A C A C.
+    // An auto task followed at once by a checkpoint, several times in a row: A C A C A C. A human-action waits for what only
+    // the person has (a key, a file): it gates the work rather than verifying it, so it is left out of the sequence.
+    const tasks = document.tasks.filter((task) => taskType(task) !== 'checkpoint:human-action')
     let pairs = 0
-    for (let index = 1; index < document.tasks.length; index++) {
-      const task = document.tasks[index]
+    for (let index = 1; index < tasks.length; index++) {
+      const task = tasks[index]
       if (!isCheckpoint(task)) continue
-      const previous = document.tasks[index - 1]
-      const continues = index >= 3 && isCheckpoint(document.tasks[index - 2]) && !isCheckpoint(document.tasks[index - 3])
+      const previous = tasks[index - 1]
+      const continues = index >= 3 && isCheckpoint(tasks[index - 2]) && !isCheckpoint(tasks[index - 3])
       pairs = isCheckpoint(previous) ? 0 : continues ? pairs + 1 : 1
       if (pairs === options.maxAlternations + 1) {
         report({
-          message: `A checkpoint follows each of the last ${pairs} \`auto\` tasks (since line ${lineOf(document, document.tasks[index - 2 * pairs + 1].range[0])}): group the auto tasks and verify once after them`,
+          message: `A checkpoint follows each of the last ${pairs} \`auto\` tasks (since line ${lineOf(document, tasks[index - 2 * pairs + 1].range[0])}): group the auto tasks and verify once after them`,
           range: task.openTag
         })
       }

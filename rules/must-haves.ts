@@ -10,6 +10,9 @@ interface Options {
 }
 
 /** Plan-Build-Run's vague phrases, each with what would make it checkable (a pattern that, when present, excuses it). */
+/** "Stays responsive", "responsive while loading": the UI does not freeze, which is a behaviour, not a layout claim. */
+const doesNotFreeze = /\b(stays?|remains?|keeps?|kept|still|feels?) responsive\b|\bresponsive (while|during|under|when|to (user )?input)\b/i
+
 const vaguePhrases: Array<{phrase: RegExp; why: string; excusedBy?: RegExp}> = [
   {phrase: /\bshould be good\b/i, why: 'subjective quality'},
   {phrase: /\bwell[- ]tested\b/i, why: 'subjective quality'},
@@ -55,16 +58,25 @@ export default defineRule<Options>({
     if (!options.vagueTruths) return
     const truths = map.get('truths', true)
     if (!truths) return
-    for (const truth of frontmatterItems(frontmatter, truths)) {
-      if (typeof truth.value !== 'string') continue
+    const items = frontmatterItems(frontmatter, truths)
+    items.forEach((truth, index) => {
+      if (typeof truth.value !== 'string') return
       const text = truth.value
-      const vague = vaguePhrases.find((candidate) => candidate.phrase.test(text) && !candidate.excusedBy?.test(text))
-      if (!vague) continue
+      // The specifics may sit in the truth next to it ("renders a responsive grid", then the breakpoints).
+      const neighbours = [items[index - 1], items[index + 1]].map((item) => (typeof item?.value === 'string' ? item.value : '')).join('\n')
+      const vague = vaguePhrases.find(
+        (candidate) =>
+          candidate.phrase.test(text) &&
+          !candidate.excusedBy?.test(text) &&
+          !candidate.excusedBy?.test(neighbours) &&
+          !(candidate.why === 'no viewport size' && doesNotFreeze.test(text))
+      )
+      if (!vague) return
       const phrase = vague.phrase.exec(text)![0]
       report({
         message: `Truth "${text}" is vague (${vague.why}: "${phrase}"): state a threshold or an observable behaviour the verifier can check`,
         range: truth.range
       })
-    }
+    })
   }
 })

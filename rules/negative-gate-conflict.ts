@@ -51,6 +51,14 @@ function fileArgument(segment: string, rest: string, isFile: (token: string) => 
   return candidates.find((token) => token !== undefined && isFile(token))
 }
 
+/** A line that names old text to take away ("Replace X with Y", "remove X", "X → Y"), not text the task needs. */
+const replaces = /\b(replace[sd]?|replacing|remove[sd]?|removing|delete[sd]?|deleting|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from)\b|→/i
+
+/** Whether a task's text needs a pattern: some line holds it other than as the text to replace. */
+function needs(requires: string, pattern: string): boolean {
+  return requires.split('\n').some((line) => !replaces.test(line) && patternOccursIn(pattern, line))
+}
+
 /**
  * A file-wide negative gate (`! grep -q 'X' f`, `grep -c 'X' f == 0`) must
  * not ban what a sibling task of the same plan needs in the same file: the
@@ -72,6 +80,8 @@ export default defineRule({
     // A path has a separator or an extension, or is a file some task lists (`Dockerfile`); globs are not resolvable.
     const isFile = (token: string) =>
       !token.includes('*') && (token.includes('/') || /\.[a-zA-Z]{1,6}$/.test(token) || known.has(normalizePath(token)))
+    // Every file-wide ban of the plan first: a sibling that bans a pattern itself does not need it.
+    const bans: Array<{facts: TaskFacts; pattern: string; file: string; at: number}> = []
     for (const facts of tasks) {
       const gates = [...descendants(facts.task)].filter((element) => gateElements.has(element.name) && !(element.parent && gateElements.has(element.parent.name)))
       for (const gate of gates) {
@@ -86,23 +96,25 @@ export default defineRule({
           for (const call of grepCalls(segment.text)) {
             if (invertsMatch(call.options) || (!negated && !countsMatches(call.options)) || allowed.has(call.pattern)) continue
             const file = fileArgument(segment.text, call.rest, isFile)
-            if (!file) continue
-            const banned = normalizePath(file)
-            const sibling = tasks.find(
-              (other) =>
-                other !== facts &&
-                other.files.some((listed) => listed === banned || (!banned.includes('/') && path.posix.basename(listed) === banned)) &&
-                patternOccursIn(call.pattern, other.requires)
-            )
-            if (!sibling) continue
-            const at = segment.start + call.patternStart
-            report({
-              message: `This check bans \`${call.pattern}\` from all of \`${file}\`, but task "${sibling.name}" needs it in the same file, so both cannot pass: scope the check to a region (\`sed -n '/start/,/end/p' ${file} | grep …\`) or use a test, or add \`<!-- planner-region-allow: ${call.pattern} -->\` if intended`,
-              range: [at, at + call.pattern.length]
-            })
+            if (file) bans.push({facts, pattern: call.pattern, file, at: segment.start + call.patternStart})
           }
         }
       }
+    }
+    for (const {facts, pattern, file, at} of bans) {
+      const banned = normalizePath(file)
+      const sibling = tasks.find(
+        (other) =>
+          other !== facts &&
+          other.files.some((listed) => listed === banned || (!banned.includes('/') && path.posix.basename(listed) === banned)) &&
+          !bans.some((ban) => ban.facts === other && ban.pattern === pattern) &&
+          needs(other.requires, pattern)
+      )
+      if (!sibling) continue
+      report({
+        message: `This check bans \`${pattern}\` from all of \`${file}\`, but task "${sibling.name}" needs it in the same file, so both cannot pass: scope the check to a region (\`sed -n '/start/,/end/p' ${file} | grep …\`) or use a test, or add \`<!-- planner-region-allow: ${pattern} -->\` if intended`,
+        range: [at, at + pattern.length]
+      })
     }
   }
 })

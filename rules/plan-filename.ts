@@ -17,6 +17,24 @@ const defaultPatterns = [
   '^PLAN\\.md$'
 ]
 
+/** Plans of one tree named the same way, off the convention, from this many on: the tree's own scheme, reported once. */
+const schemeAt = 3
+
+/**
+ * The shape of a file name, in the terms of its author: numbers become `NN`,
+ * upper-case words `WORD`, lower-case words (a slug) `slug`; `PLAN` stays
+ * (`PLAN-01-export.md` → `PLAN-NN-slug.md`, `13-05-FIX-PLAN-2.md` → `NN-NN-WORD-PLAN-NN.md`).
+ */
+function schemeOf(fileName: string): string {
+  const parts = fileName.replace(/\.md$/, '').split('-').map((part) => {
+    if (part === 'PLAN') return part
+    if (/^\d+(?:\.\d+)*[A-Za-z]?$/.test(part)) return 'NN'
+    if (/^[A-Z][A-Z0-9]*$/.test(part)) return 'WORD'
+    return 'slug'
+  })
+  return parts.filter((part, index) => part !== 'slug' || parts[index - 1] !== 'slug').join('-') + '.md'
+}
+
 /** `NN-` of a phase folder (`03-billing` → `03`), for suggesting a name. */
 function phaseNumberOf(folder: string): string | undefined {
   return /^(\d+(?:\.\d+)*[A-Za-z]?)-/.exec(folder)?.[1]
@@ -33,10 +51,27 @@ export default defineRule<Options>({
   severity: 'warning',
   kinds: ['plan'],
   defaultOptions: {patterns: defaultPatterns},
-  check({document, options, report}) {
+  check({document, options, graph, report}) {
     if (!document.path) return
+    const patterns = options.patterns.map((pattern) => new RegExp(pattern))
     const fileName = path.basename(document.path)
-    if (options.patterns.some((pattern) => new RegExp(pattern).test(fileName))) return
+    if (patterns.some((pattern) => pattern.test(fileName))) return
+    // A tree that names its plans one way of its own hears it once, on its first such plan, not once per plan.
+    const scheme = schemeOf(fileName)
+    const plans = graph()
+    const sameScheme = plans.nodes
+      .filter((node) => !node.summaryOnly && schemeOf(path.basename(node.path)) === scheme && !patterns.some((pattern) => pattern.test(path.basename(node.path))))
+      .map((node) => node.path)
+      .sort()
+    if (sameScheme.length >= schemeAt) {
+      if (sameScheme[0] !== document.path) return
+      const examples = [...new Set(sameScheme.map((file) => path.basename(file)))].slice(0, 2)
+      report({
+        message: `${sameScheme.length} plans of this tree are named \`${scheme}\` (\`${examples.join('`, `')}\`), not \`NN-MM-PLAN.md\` (phase, then plan number) as the workflow's tools expect: rename them, or accept the scheme with a pattern in this rule's \`patterns\` option`,
+        range: [0, 0]
+      })
+      return
+    }
     const phase = phaseNumberOf(path.basename(path.dirname(document.path)))
     // `PLAN-02.md` and `01-PLAN-02-api.md` carry the plan number after `PLAN-`.
     const plan = document.frontmatter?.data?.plan ?? /PLAN-(\d+[a-z]?)/i.exec(fileName)?.[1]

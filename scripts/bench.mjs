@@ -15,6 +15,9 @@
 //   synthetic   generated trees of 100 to 10,000 plans (a chain, and a dense graph:
 //               every plan waits for every plan of the phase before): cost per plan
 //               at the largest size over the smallest, and peak RSS              goal <= 1.5x, flat
+//   lsp         the language server on the ~20 KB plan of that tree: 50 one-character edits
+//               100 ms apart, change-to-diagnostics p95 vs remark parsing the same
+//               text; the newest version only, no backlog                          goal <= 50 ms
 //
 // Usage: npm run bench [-- --runs 3] [--tree DIR] [--sizes 100,1000,10000] [--only cold-cli,plans] [--whole-corpus]
 // (`npm run bench` builds first: this runs the built dist/.)
@@ -24,6 +27,7 @@ import {createRequire} from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import {performance} from 'node:perf_hooks'
+import {setTimeout as sleep} from 'node:timers/promises'
 import {fileURLToPath} from 'node:url'
 import {parseArgs} from 'node:util'
 
@@ -315,6 +319,103 @@ if (selected('synthetic')) {
       `${growth.toFixed(2)}x`, '', '<= 1.5x', growth <= 1.5)
     row(`synthetic ${shape}: peak RSS, ${sizes.at(-1)} over ${sizes[0]} plans`, `${Math.round(rss.at(-1))} MB`, `${Math.round(rss[0])} MB`,
       ratio(rss.at(-1), rss[0]), '', 'flat (<= 1.5x)', rss.at(-1) / rss[0] <= 1.5)
+  }
+}
+
+if (haveTree && selected('lsp')) {
+  const result = await languageServerLatency(planning)
+  row(`language server, ${result.edits} edits 100 ms apart, ${Math.round(result.bytes / 1000)} KB plan of ${treeName} (${result.plans} plans)`,
+    `p50 ${Math.round(result.p50)} ms, p95 ${Math.round(result.p95)} ms; ${result.lints} versions published, last 10 p95 ${Math.round(result.lastP95)} ms`,
+    `remark parse p95 ${result.parseP95.toFixed(1)} ms`, ratio(result.p95, result.parseP95), '',
+    'p95 <= 50 ms (on a loaded machine: <= 2x the parse), newest version only, no backlog',
+    (result.p95 <= 50 || result.p95 <= 2 * result.parseP95) && result.newestOnly && result.lastP95 <= Math.max(50, 1.5 * result.p95))
+}
+
+/**
+ * The language server as an editor drives it: opens the plan nearest 20 KB,
+ * sends `edits` one-character changes `gapMs` apart, and times each change to
+ * the diagnostics published for it (or, when the server skipped a version
+ * because a newer one came, for the newer one). Its anchor, in this process:
+ * remark parsing (with frontmatter) the same texts.
+ */
+async function languageServerLatency(planningFolder, edits = 50, gapMs = 100) {
+  const {spawn} = await import('node:child_process')
+  const {pathToFileURL} = await import('node:url')
+  const protocol = await import('vscode-languageserver-protocol/node')
+  const {remark} = await import('remark')
+  const {default: remarkFrontmatter} = await import('remark-frontmatter')
+  const plans = markdownFiles(planningFolder).filter((file) => /-PLAN\.md$/.test(file))
+  const planPath = plans.map((file) => [file, Math.abs(fs.statSync(file).size - 20_000)]).sort((a, b) => a[1] - b[1])[0][0]
+  const root = path.dirname(planningFolder)
+  const server = spawn(process.execPath, [path.join(repository, 'dist/src/lsp/bin.js'), '--stdio'], {cwd: root, stdio: ['pipe', 'pipe', 'ignore']})
+  const connection = protocol.createProtocolConnection(new protocol.StreamMessageReader(server.stdout), new protocol.StreamMessageWriter(server.stdin))
+  const sentAt = new Map()
+  const latencies = new Map()
+  const published = []
+  let waiting
+  connection.onNotification(protocol.PublishDiagnosticsNotification.type, ({version}) => {
+    const now = performance.now()
+    published.push(version)
+    for (const [sent, at] of sentAt) if (sent <= version && !latencies.has(sent)) latencies.set(sent, now - at)
+    waiting?.()
+  })
+  connection.listen()
+  const rootUri = pathToFileURL(root).href
+  await connection.sendRequest(protocol.InitializeRequest.type, {processId: process.pid, rootUri, workspaceFolders: [{uri: rootUri, name: 'bench'}], capabilities: {}})
+  await connection.sendNotification(protocol.InitializedNotification.type, {})
+  const uri = pathToFileURL(planPath).href
+  let text = fs.readFileSync(planPath, 'utf8')
+  const untilPublished = (version) =>
+    new Promise((resolve) => {
+      const check = () => (latencies.has(version) || published.includes(version) ? resolve() : (waiting = check))
+      check()
+    })
+  sentAt.set(1, performance.now())
+  await connection.sendNotification(protocol.DidOpenTextDocumentNotification.type, {textDocument: {uri, languageId: 'markdown', version: 1, text}})
+  await untilPublished(1)
+  latencies.clear()
+  sentAt.clear()
+  published.length = 0
+  const texts = []
+  // Typing at the end of the body: one character per edit, as an editor's incremental change.
+  const lines = text.split('\n')
+  const line = lines.length - 1
+  for (let index = 0; index < edits; index++) {
+    const version = index + 2
+    const character = lines[line].length
+    lines[line] += 'x'
+    text += 'x'
+    sentAt.set(version, performance.now())
+    await connection.sendNotification(protocol.DidChangeTextDocumentNotification.type, {
+      textDocument: {uri, version},
+      contentChanges: [{range: {start: {line, character}, end: {line, character}}, text: 'x'}]
+    })
+    texts.push(text)
+    await sleep(gapMs)
+  }
+  await untilPublished(edits + 1)
+  connection.dispose()
+  server.kill()
+  // The anchor after the edits, so that parsing here does not slow down the typing.
+  const parser = remark().use(remarkFrontmatter, ['yaml'])
+  const parseMs = texts.map((edited) => {
+    const start = performance.now()
+    parser.parse(edited)
+    return performance.now() - start
+  })
+  const percentile = (numbers, share) => [...numbers].sort((a, b) => a - b)[Math.min(numbers.length - 1, Math.floor(share * numbers.length))]
+  const all = [...latencies.entries()].sort((a, b) => a[0] - b[0]).map(([, ms]) => ms)
+  return {
+    edits,
+    plans: plans.length,
+    bytes: text.length,
+    p50: percentile(all, 0.5),
+    p95: percentile(all, 0.95),
+    lastP95: percentile(all.slice(-10), 0.95),
+    parseP95: percentile(parseMs, 0.95),
+    lints: published.length,
+    // Each published version is newer than the one before: nothing stale is linted after a newer text arrived.
+    newestOnly: published.every((version, index) => index === 0 || version > published[index - 1])
   }
 }
 

@@ -21,7 +21,9 @@
 //   --rules a,b        lint with only these rules (faster), in the preset's severities and default options
 //   --context N        lines of plan text shown either side of a message (default 6)
 //   --repeats N        report a message text repeated at least N times in a repository (default 3)
-//   --human-actions    list the human-action checkpoints (path:line, text, flagged or not)
+//   --include-executed also report on plans that have run (have a SUMMARY) or are superseded, as the CLI's flag
+//   --plans-only       lint only plan files (*-PLAN.md, PLAN.md, ...): faster, and enough for rules that read plans only
+//   --human-actions    list the human-action checkpoints (path:line, text, flagged or not); lints only the files that have one
 //   --blind            with --human-actions: leave out whether the rule flagged each task
 //   --out FILE         report file (default /tmp/planlint-sample-<set or folders>.md)
 import {execFileSync} from 'node:child_process'
@@ -46,6 +48,8 @@ const {values, positionals} = parseArgs({
     context: {type: 'string', default: '6'},
     repeats: {type: 'string', default: '3'},
     'human-actions': {type: 'boolean', default: false},
+    'plans-only': {type: 'boolean', default: false},
+    'include-executed': {type: 'boolean', default: false},
     blind: {type: 'boolean', default: false},
     out: {type: 'string'}
   }
@@ -151,6 +155,20 @@ if (onlyRules) {
   fs.writeFileSync(config, `${imports.join('\n')}\nexport default {plugins: [${[...onlyRules].map((_, index) => `rule${index}`).join(', ')}]}\n`)
   process.on('exit', () => fs.rmSync(config, {force: true}))
 }
+/** The Markdown files of a folder, sorted. */
+function markdownFiles(dir) {
+  const found = []
+  const walk = (folder) => {
+    for (const entry of fs.readdirSync(folder, {withFileTypes: true})) {
+      const full = path.join(folder, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (/\.(md|markdown)$/.test(entry.name)) found.push(full)
+    }
+  }
+  walk(dir)
+  return found.sort()
+}
+
 const started = Date.now()
 const messages = []
 const repoStats = []
@@ -160,9 +178,16 @@ for (const folder of folders) {
     console.error(`skipped ${folder}: no .planning`)
     continue
   }
-  const results = toResults(await lintFiles(config ? {paths: [planning], config, cwd: folder} : {paths: [planning], preset: values.preset, cwd: folder}))
+  const files = markdownFiles(planning)
+  const wanted = values['human-actions']
+    ? files.filter((file) => textOf(file).includes('human-action'))
+    : values['plans-only']
+      ? files.filter((file) => isPlanFileName(path.basename(file)))
+      : undefined
+  const paths = wanted ?? [planning]
+  const results = paths.length === 0 ? [] : toResults(await lintFiles({paths, cwd: folder, includeExecuted: values['include-executed'], ...(config ? {config} : {preset: values.preset})}))
   const repo = path.basename(folder)
-  repoStats.push({repo, files: results.length, plans: results.filter((result) => isPlanFileName(path.basename(result.filePath))).length})
+  repoStats.push({repo, files: results.length, plans: files.filter((file) => isPlanFileName(path.basename(file))).length})
   for (const result of results) {
     for (const message of result.messages) {
       const ruleId = message.ruleId ?? '(none)'
@@ -189,16 +214,7 @@ if (values['human-actions']) {
   let flaggedCount = 0
   const entries = []
   for (const {repo} of repoStats) {
-    const files = []
-    const walk = (dir) => {
-      for (const entry of fs.readdirSync(dir, {withFileTypes: true})) {
-        const full = path.join(dir, entry.name)
-        if (entry.isDirectory()) walk(full)
-        else if (/\.(md|markdown)$/.test(entry.name)) files.push(full)
-      }
-    }
-    walk(path.join(base, repo, '.planning'))
-    for (const file of files.sort()) {
+    for (const file of markdownFiles(path.join(base, repo, '.planning'))) {
       const document = buildDocument(textOf(file), file)
       const starts = lineStarts(document.text)
       for (const task of document.tasks) {

@@ -30,7 +30,7 @@ describe('planlint CLI', () => {
     expect(found.sort()).toEqual([
       '.planning/phases/01-setup/01-02-PLAN.md:23 2 auto-select-option',
       '.planning/phases/01-setup/01-02-PLAN.md:9 2 autonomous-flag',
-      '.planning/phases/02-api/02-01-PLAN.md:31 1 no-automatable-human-action',
+      '.planning/phases/02-api/02-01-PLAN.md:32 1 no-automatable-human-action',
       '.planning/phases/02-api/02-01-PLAN.md:6 2 dependency-exists',
       '.planning/phases/02-api/02-01-PLAN.md:6 2 no-dependency-cycle',
       '.planning/phases/02-api/02-02-PLAN.md:6 2 no-dependency-cycle',

@@ -153,11 +153,11 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     }
     const current = state
     current.running = true
-    // After the messages already received: a burst of changes is linted once, at its newest text.
-    setImmediate(async () => {
+    void (async () => {
       try {
         do {
           current.again = false
+          await settled(uri)
           await lintOnce(uri, filePath)
         } while (current.again && documents.get(uri))
       } catch (error) {
@@ -165,7 +165,21 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
       } finally {
         current.running = false
       }
-    })
+    })()
+  }
+
+  /**
+   * Waits until the changes already received for a document are applied: the
+   * JSON-RPC connection handles one message per turn of the event loop, and a
+   * turn also reads what has arrived meanwhile. So a burst of changes (typing
+   * while a lint ran) is linted once, at its newest text, not one by one.
+   */
+  async function settled(uri: string): Promise<void> {
+    let version: number | undefined
+    do {
+      version = documents.get(uri)?.version
+      await new Promise((resolve) => setImmediate(resolve))
+    } while (documents.get(uri)?.version !== version)
   }
 
   /** Re-checks the other open documents of a planning tree once changes in it pause. */

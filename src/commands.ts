@@ -1,0 +1,209 @@
+/**
+ * Reading the commands a plan tells a person to type: in fenced blocks, in
+ * code spans, on `$ ` prompt lines and after "Run:". The checkpoint rules
+ * (`no-automatable-human-action`, `no-cli-in-human-verify`) share it, so both
+ * see the same commands in the same places. A command is recognised by its
+ * program (the table below), whatever language the prose around it is in.
+ */
+import type {PlanDocument} from './model/document.js'
+import type {Element} from './model/markup.js'
+import type {Range} from './model/text.js'
+
+/** How a command was given. */
+export type CommandForm = 'fence' | 'span' | 'prompt' | 'run'
+
+export interface CommandAsk {
+  /** The command as written, from its program to its end. */
+  text: string
+  range: Range
+  /** The program and the subcommand words after it (`supabase db push`, `npx prisma migrate deploy`), flags left out. */
+  words: string[]
+  form: CommandForm
+  /** The source line the command stands on; for a fenced command, with the prose line before the fence (which says who runs it). */
+  context: string
+}
+
+/** Programs a person would type in a terminal (first words of commands). */
+export const programs = new Set([
+  'npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'bun', 'bunx', 'deno', 'node', 'tsx', 'ts-node', 'python', 'python3', 'pip', 'pip3', 'uv',
+  'uvx', 'poetry', 'pytest', 'cargo', 'go', 'make', 'just', 'docker', 'docker-compose', 'podman', 'kubectl', 'helm', 'curl', 'wget',
+  'http', 'git', 'gh', 'bash', 'sh', 'zsh', 'pwsh', 'swift', 'xcodebuild', 'xcrun', 'flutter', 'dart', 'dotnet', 'mvn', 'gradle',
+  './gradlew', 'php', 'composer', 'rails', 'bundle', 'rake', 'mix', 'supabase', 'vercel', 'netlify', 'wrangler', 'firebase',
+  'psql', 'mysql', 'sqlite3', 'redis-cli', 'mongosh', 'pg_dump', 'pg_restore', 'createdb', 'tsc', 'vitest', 'jest', 'playwright',
+  'cd', 'ls', 'cat', 'head', 'tail', 'less', 'wc', 'diff', 'find', 'sed', 'awk', 'kill', 'lsof', 'grep', 'rg', 'jq', 'sudo', 'brew', 'apt', 'apt-get', 'alembic', 'prisma', 'drizzle-kit', 'expo', 'eas',
+  'terraform', 'pulumi', 'aws', 'gcloud', 'gsutil', 'az', 'fly', 'flyctl', 'railway', 'heroku', 'stripe', 'convex', 'pscale',
+  'upstash', 'doppler', 'serverless', 'sls', 'cdk', 'sam', 'ruby', 'java', 'cmake', 'ctest', 'ninja', 'meson', 'gdb', 'lldb',
+  'ssh', 'scp', 'rsync', 'chmod', 'cp', 'mv', 'mkdir', 'touch', 'echo', 'export', 'source', 'openssl', 'adb', 'fastlane', 'pod',
+  'systemctl', 'pm2', 'uvicorn', 'gunicorn', 'flask', 'django-admin', 'ansible-playbook', 'minikube', 'nx', 'turbo', 'cypress'
+])
+
+/** Whether a word names a script by path (`./deploy.sh`, `scripts/seed.py`, `bin/setup`). */
+function isScriptPath(word: string): boolean {
+  if (word.startsWith('./') && word.length > 2) return true
+  const dot = word.lastIndexOf('.')
+  return word.includes('/') && dot > 0 && ['.sh', '.bash', '.py', '.js', '.mjs', '.ts', '.rb', '.ps1'].includes(word.slice(dot))
+}
+
+/** A subcommand word: lower case, no flag, no path, no value (`db`, `push`, `run:dev` stops at the script name). */
+const subcommandWord = /^[a-z][a-z0-9:_-]*$/
+
+/**
+ * The words of a command line when it starts with a known program: leading
+ * `VAR=value` assignments are skipped, the program and up to three
+ * subcommand words kept. `undefined` when the line is not a command.
+ */
+export function commandWords(line: string, more: ReadonlySet<string> = new Set()): string[] | undefined {
+  const tokens = line.trim().split(/\s+/).slice(0, 12)
+  let index = 0
+  while (index < tokens.length && /^[A-Z_][A-Z0-9_]*=/.test(tokens[index])) index++
+  const program = tokens[index]
+  if (program === undefined || !(programs.has(program) || more.has(program) || isScriptPath(program))) return undefined
+  const words = [program]
+  for (const token of tokens.slice(index + 1)) {
+    if (words.length >= 4 || !subcommandWord.test(token)) break
+    words.push(token)
+  }
+  return words
+}
+
+/** Subcommands that log the person in: the auth gates a checkpoint exists for (`vercel login`, `gh auth login`, `aws configure`). */
+export function isLogin(words: string[]): boolean {
+  return words.slice(1).some((word) => /^(login|logout|signin|whoami|configure)(:|$)/.test(word) || word === 'auth' || word === 'sso')
+}
+
+/** The info string's first word of a fence opener, lower case (`bash`, `markdown`, ``). */
+function fenceLanguage(opener: string): string {
+  return opener.trim().replace(/^(`{3,}|~{3,})/, '').trim().split(/[\s{,]/)[0].toLowerCase()
+}
+
+/** Fences whose lines are typed at a prompt; an unlabelled fence may be either, so its lines must start with a program. */
+const shellLanguages = new Set(['', 'bash', 'sh', 'shell', 'zsh', 'fish', 'console', 'terminal', 'shellsession', 'powershell', 'pwsh', 'ps1', 'cmd', 'bat', 'text', 'txt', 'plaintext'])
+
+/** A prompt (`$ `, `> `, `PS> `, `#` is a comment) in front of a command. */
+const prompt = /^(?:\$|>|PS>|PS [^>]{0,80}>)\s+/
+
+/**
+ * The parts of an element that tell the person what to do: its content
+ * without the children named in `skip` (for a human-action, `<verification>`
+ * and `<resume-signal>` say what the agent checks and how to answer).
+ */
+export function readRanges(element: Element, skip: ReadonlySet<string>): Range[] {
+  const ranges: Range[] = []
+  let from = element.contentRange[0]
+  const skipped = (function* walk(parent: Element): Generator<Element> {
+    for (const child of parent.children) {
+      if (skip.has(child.name)) yield child
+      else yield* walk(child)
+    }
+  })(element)
+  for (const child of skipped) {
+    if (child.range[0] > from) ranges.push([from, child.range[0]])
+    from = Math.max(from, child.range[1])
+  }
+  if (element.contentRange[1] > from) ranges.push([from, element.contentRange[1]])
+  return ranges
+}
+
+/** The end of a command given in prose: a closing backtick, a sentence end, or a joining word. */
+const proseCommandEnd = /`|\s(?:and|then|to|—|-)\s|[;,](?:\s|$)|\.(?:\s|$)|$/
+
+/** "Run: cmd", "$ cmd", "execute cmd": where a command given in prose begins. */
+const runClause = /(?:(?:^|\s)(\$)\s+|\b(?:run|execute|type)(?::\s*|\s+))(?=[\w./])/gi
+
+/** Longest line scanned for code spans (a pathological line of backticks stays linear). */
+const maxSpanLine = 4000
+
+/**
+ * The code spans of one line, as [start, end) of their content. Read from the
+ * text, not from the Markdown tree: inside a `<task>` HTML block the parser
+ * makes no code spans, but the agent reads them all the same.
+ */
+function codeSpans(line: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = []
+  const limit = Math.min(line.length, maxSpanLine)
+  let index = line.indexOf('`')
+  while (index !== -1 && index < limit) {
+    let run = index
+    while (line[run] === '`') run++
+    const ticks = line.slice(index, run)
+    let close = line.indexOf(ticks, run)
+    // A longer run of backticks does not close a shorter one.
+    while (close !== -1 && close < limit && line[close + ticks.length] === '`') {
+      let after = close
+      while (line[after] === '`') after++
+      close = line.indexOf(ticks, after)
+    }
+    if (close === -1 || close >= limit) {
+      index = line.indexOf('`', run)
+      continue
+    }
+    spans.push([run, close])
+    index = line.indexOf('`', close + ticks.length)
+  }
+  return spans
+}
+
+/**
+ * The commands in the given ranges of a document, in source order: each line
+ * of a shell (or unlabelled) fence that starts with a program, each code span
+ * that does, each `$ ` prompt line and each "Run:"/"Execute" clause that does.
+ * Fences in other languages (templates, code, Markdown) hold no commands.
+ * `more` names programs on top of the table (a rule's option).
+ */
+export function commandsIn(document: PlanDocument, ranges: Range[], more: ReadonlySet<string> = new Set()): CommandAsk[] {
+  const {text} = document
+  const found: CommandAsk[] = []
+  const fences = document.opaque.filter((region) => region.kind === 'fenced' && ranges.some(([start, end]) => region.range[1] > start && region.range[0] < end))
+  const inFence = (offset: number) => fences.some((region) => offset >= region.range[0] && offset < region.range[1])
+  for (const region of fences) {
+    const [start, end] = region.range
+    const opener = text.indexOf('\n', start)
+    if (opener === -1 || opener >= end) continue
+    if (!shellLanguages.has(fenceLanguage(text.slice(start, opener)))) continue
+    const before = text.slice(text.lastIndexOf('\n', Math.max(0, text.lastIndexOf('\n', start - 1) - 1)) + 1, start).trim()
+    let lineStart = opener + 1
+    while (lineStart < end) {
+      const newline = text.indexOf('\n', lineStart)
+      const lineEnd = newline === -1 || newline > end ? end : newline
+      const raw = text.slice(lineStart, lineEnd).replace(/\r$/, '')
+      const trimmed = raw.trimStart()
+      const unprompted = trimmed.replace(prompt, '')
+      const words = /^(`{3,}|~{3,})/.test(trimmed) ? undefined : commandWords(unprompted, more)
+      if (words && ranges.some(([from, to]) => lineStart >= from && lineStart < to)) {
+        const at = lineStart + raw.length - unprompted.length
+        found.push({text: unprompted.trim(), range: [at, at + unprompted.trimEnd().length], words, form: 'fence', context: `${before}\n${raw}`})
+      }
+      lineStart = lineEnd + 1
+    }
+  }
+  for (const [from, to] of ranges) {
+    let lineStart = from
+    while (lineStart < to) {
+      const newline = text.indexOf('\n', lineStart)
+      const lineEnd = newline === -1 || newline > to ? to : newline
+      const line = text.slice(lineStart, lineEnd)
+      if (!inFence(lineStart) && !inFence(lineEnd - 1)) {
+        const spans = codeSpans(line)
+        for (const [spanStart, spanEnd] of spans) {
+          const body = line.slice(spanStart, spanEnd)
+          const unprompted = body.trimStart().replace(prompt, '')
+          const words = commandWords(unprompted, more)
+          if (!words) continue
+          const at = lineStart + spanStart + body.length - unprompted.length
+          found.push({text: unprompted.trim(), range: [at, at + unprompted.trimEnd().length], words, form: 'span', context: line})
+        }
+        for (const match of line.matchAll(runClause)) {
+          const at = match.index + match[0].length
+          if (spans.some(([spanStart, spanEnd]) => at >= spanStart - 1 && at <= spanEnd)) continue
+          const rest = line.slice(at)
+          const command = rest.slice(0, rest.search(proseCommandEnd)).trim()
+          const words = commandWords(command, more)
+          if (!words) continue
+          found.push({text: command, range: [lineStart + at, lineStart + at + command.length], words, form: match[1] ? 'prompt' : 'run', context: line})
+        }
+      }
+      lineStart = lineEnd + 1
+    }
+  }
+  return found.sort((a, b) => a.range[0] - b.range[0])
+}
