@@ -1,5 +1,6 @@
 import {isMap} from 'yaml'
 import {frontmatterItems} from '../src/model/frontmatter.js'
+import {checkMustHavesShape} from '../src/must-haves-shape.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -55,6 +56,7 @@ export default defineRule<Options>({
         range: entry.keyRange
       })
     }
+    checkMustHavesShape(document, map, report)
     if (!options.vagueTruths) return
     const truths = map.get('truths', true)
     if (!truths) return

@@ -28,7 +28,11 @@ const {values} = parseArgs({
     corpus: {type: 'string', default: new URL('../../shared/corpus/real', import.meta.url).pathname},
     repos: {type: 'string', default: 'all'},
     examples: {type: 'string', default: '3'},
-    record: {type: 'boolean', default: true}
+    record: {type: 'boolean', default: true},
+    // `--shard 1/3` runs every third repository and writes its part to `--part FILE`; `--combine` adds parts up.
+    shard: {type: 'string'},
+    part: {type: 'string'},
+    combine: {type: 'string', multiple: true}
   }
 })
 const project = new URL('..', import.meta.url).pathname
@@ -70,11 +74,35 @@ const repos = fs
   .filter((name) => fs.existsSync(path.join(corpus, name, '.planning')))
   .filter((name) => values.repos === 'all' || split.get(name) === values.repos)
   .sort()
+  .filter((_, index) => {
+    if (!values.shard) return true
+    const [which, of] = values.shard.split('/').map(Number)
+    return index % of === which - 1
+  })
 
-const peer = loadPeer(values.peer)
 const classes = new Map()
 let compared = 0
 let agreeing = 0
+let peerVersion
+let repositories = repos.length
+if (values.combine) {
+  repositories = 0
+  for (const file of values.combine) {
+    const part = JSON.parse(fs.readFileSync(file, 'utf8'))
+    peerVersion = part.peer
+    repositories += part.repositories
+    compared += part.compared
+    agreeing += part.agreeing
+    for (const entry of part.classes) {
+      const known = classes.get(entry.id)
+      if (known) {
+        known.plans += entry.plans
+        known.examples.push(...entry.examples)
+      } else classes.set(entry.id, entry)
+    }
+  }
+}
+const peer = values.combine ? undefined : loadPeer(values.peer)
 const addTo = (key, plan) => {
   if (!classes.has(key.id)) classes.set(key.id, {...key, plans: 0, examples: []})
   const entry = classes.get(key.id)
@@ -83,9 +111,10 @@ const addTo = (key, plan) => {
   if (split.get(plan.split('/')[0]) === 'tune' && entry.examples.length < Number(values.examples)) entry.examples.push(plan)
 }
 
-for (const [index, repo] of repos.entries()) {
+for (const [index, repo] of (values.combine ? [] : repos).entries()) {
   process.stderr.write(`${index + 1}/${repos.length} ${repo}\n`)
-  const files = await lintFiles({paths: [path.join(corpus, repo, '.planning')], preset: 'gsd', cwd: corpus})
+  // Plans that have run are linted too: GSD's validator checks every plan, and the comparison is of the checks.
+  const files = await lintFiles({paths: [path.join(corpus, repo, '.planning')], preset: 'gsd', cwd: corpus, includeExecuted: true})
   for (const file of files) {
     const absolute = path.resolve(corpus, file.path)
     const text = String(file.value)
@@ -118,12 +147,16 @@ for (const [index, repo] of repos.entries()) {
     for (const [id, key] of found) addTo({id, ...key}, relative)
   }
 }
-fs.rmSync(peer.folder, {recursive: true, force: true})
+if (peer) fs.rmSync(peer.folder, {recursive: true, force: true})
+if (values.part) {
+  fs.writeFileSync(values.part, JSON.stringify({peer: peer.version, repositories, compared, agreeing, classes: [...classes.values()]}))
+  process.exit(0)
+}
 
 const outcome = {
-  peer: peer.version,
+  peer: peerVersion ?? peer.version,
   preset: 'gsd',
-  repositories: repos.length,
+  repositories,
   compared,
   agreeing,
   classes: [...classes.values()].sort((a, b) => b.plans - a.plans || a.id.localeCompare(b.id)).map(({peer, planlint, plans}) => ({peer, planlint, plans}))
@@ -131,8 +164,8 @@ const outcome = {
 for (const entry of [...classes.values()].sort((a, b) => b.plans - a.plans)) {
   console.log(`${entry.plans}\t${entry.peer}\t${entry.planlint}\n\t${entry.examples.join('\n\t')}`)
 }
-console.log(`\n${peer.version}: ${compared} plans compared, ${agreeing} agree, ${compared - agreeing} disagree`)
-if (values.record && values.repos === 'all') {
+console.log(`\n${outcome.peer}: ${compared} plans compared, ${agreeing} agree, ${compared - agreeing} disagree`)
+if (values.record && values.repos === 'all' && !values.shard) {
   fs.writeFileSync(path.join(project, 'test/fixtures/peer-verdicts.json'), JSON.stringify(outcome, null, 1) + '\n')
   const doc = path.join(project, 'docs/parity.md')
   const markdown = fs.readFileSync(doc, 'utf8')

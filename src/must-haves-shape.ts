@@ -1,0 +1,49 @@
+import {isMap, isScalar, isSeq, type YAMLMap, type Node as YamlNode} from 'yaml'
+import type {PlanDocument} from './model/document.js'
+import type {Range} from './model/text.js'
+import type {Finding} from './rule.js'
+
+/**
+ * The shape of `must_haves.artifacts` and `must_haves.key_links` as GSD's
+ * verifier reads them (`templates/phase-prompt.md`): an artifact is a path,
+ * or a mapping with `path` and the optional `provides`, `min_lines` (a whole
+ * number), `exports` (names) and `contains` (a pattern); a key link is a
+ * mapping with `from` and `to`. `must-haves` runs it.
+ */
+export function checkMustHavesShape(document: PlanDocument, mustHaves: YAMLMap, report: (finding: Finding) => void): void {
+  const start = document.frontmatter!.contentRange[0]
+  const rangeOf = (node: unknown): Range | undefined => {
+    const range = (node as YamlNode | null)?.range
+    return range ? [start + range[0], start + document.text.slice(start + range[0], start + range[1]).trimEnd().length + range[0]] : undefined
+  }
+  const artifacts = mustHaves.get('artifacts', true)
+  for (const item of isSeq(artifacts) ? artifacts.items : []) {
+    if (!isMap(item)) continue
+    const range = rangeOf(item)
+    if (!range) continue
+    if (!item.has('path')) {
+      report({message: 'This artifact has no `path`: the verifier checks that the file at `path` exists and is substantive', range})
+      continue
+    }
+    const minLines = item.get('min_lines', true)
+    if (minLines !== undefined && !(isScalar(minLines) && Number.isInteger(minLines.value) && Number(minLines.value) > 0)) {
+      report({message: '`min_lines` is a whole number of lines (the fewest the file needs to count as substantive)', range: rangeOf(minLines) ?? range})
+    }
+    const exports = item.get('exports', true)
+    if (exports !== undefined && !(isSeq(exports) || (isScalar(exports) && typeof exports.value === 'string'))) {
+      report({message: '`exports` lists the names the file must export (`exports: ["GET", "POST"]`)', range: rangeOf(exports) ?? range})
+    }
+    const contains = item.get('contains', true)
+    if (contains !== undefined && !(isScalar(contains) && typeof contains.value === 'string' && contains.value.trim() !== '')) {
+      report({message: '`contains` is the text or pattern the file must contain (`contains: "model Message"`)', range: rangeOf(contains) ?? range})
+    }
+  }
+  const keyLinks = mustHaves.get('key_links', true)
+  for (const item of isSeq(keyLinks) ? keyLinks.items : []) {
+    if (!isMap(item)) continue
+    const missing = ['from', 'to'].filter((key) => !item.has(key))
+    const range = rangeOf(item)
+    if (missing.length === 0 || !range) continue
+    report({message: `This key link has no \`${missing.join('` or `')}\`: a link connects a \`from\` artifact to a \`to\`, and says \`via\` what`, range})
+  }
+}
