@@ -17,8 +17,19 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** `--help` and `--version` alone load only what they print, not the rules and reporters the CLI imports. */
+async function printOnly(flag: string | undefined): Promise<string | undefined> {
+  if (argv.length !== 1) return undefined
+  if (flag === '--help' || flag === '-h') return (await import('./help.js')).help
+  if (flag === '--version' || flag === '-v') return (await import('../version.js')).version
+  return undefined
+}
+
+const printed = await printOnly(argv[0])
+if (printed !== undefined) io.stdout(printed + '\n')
 // `planlint hook` answers an agent's post-write hook: it skips loading the CLI and its reporters.
-process.exitCode =
-  argv[0] === 'hook'
-    ? await (await import('./hook.js')).runHook(await readStdin(), io)
-    : await (await import('./main.js')).main(argv, io)
+else
+  process.exitCode =
+    argv[0] === 'hook'
+      ? await (await import('./hook.js')).runHook(await readStdin(), io)
+      : await (await import('./main.js')).main(argv, io)
