@@ -1,6 +1,6 @@
 import {sliceOf} from '../src/model/document.js'
 import {attribute} from '../src/model/markup.js'
-import {isHumanTask, lineOf, taskType} from '../src/plan.js'
+import {inForeignTaskFormat, isHumanTask, lineOf, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 /** The boolean a string such as `"false"` or `yes` was meant as. */
@@ -29,8 +29,8 @@ export default defineRule({
     const checkpoints = document.tasks.filter(isHumanTask)
     const expected = checkpoints.length === 0
     // A tracer task may stop at its feedback gate, so a plan with one may be either; a plan
-    // without `<task>` blocks keeps its tasks in some other form planlint cannot judge.
-    const undecidable = expected && (document.tasks.length === 0 || document.tasks.some((task) => taskType(task) === 'tracer'))
+    // without `<task>` blocks, or with tasks in another agent's format, keeps its tasks in a form planlint cannot judge.
+    const undecidable = expected && (document.tasks.length === 0 || inForeignTaskFormat(document) || document.tasks.some((task) => taskType(task) === 'tracer'))
     const reason =
       checkpoints.length > 0
         ? `this plan has ${checkpoints.length === 1 ? 'a' : checkpoints.length} checkpoint task${checkpoints.length === 1 ? '' : 's'} (\`${attribute(checkpoints[0], 'type')?.value}\` on line ${lineOf(document, checkpoints[0].range[0])})`

@@ -3,7 +3,7 @@ import {onlyNearMiss} from '../src/distance.js'
 import type {FrontmatterEntry, YamlProblem} from '../src/model/frontmatter.js'
 import {checkOptionalKeys} from '../src/frontmatter-keys.js'
 import {isQuickTask, sliceOf} from '../src/model/document.js'
-import {codeList, lineOf} from '../src/plan.js'
+import {codeList, fencedFrontmatter, lineOf} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -78,6 +78,14 @@ export default defineRule<Options>({
   check({document, options, report, graph}) {
     const frontmatter = document.frontmatter
     if (!frontmatter) {
+      const fenced = fencedFrontmatter(document)
+      if (fenced) {
+        report({
+          message: `This plan's frontmatter is in a \`\` \`\`\`yaml \`\` fence (line ${lineOf(document, fenced[0])}), where no orchestrator reads it: frontmatter is a \`---\` block at the very start of the file; move it there, with \`---\` lines instead of the fence`,
+          range: [fenced[0], document.text.indexOf('\n', fenced[0])]
+        })
+        return
+      }
       const opened = /^\uFEFF?---[ \t]*\r?\n/.exec(document.text)
       report({
         message: opened

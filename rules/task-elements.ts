@@ -1,5 +1,5 @@
 import {attribute, descendants, type Element} from '../src/model/markup.js'
-import {codeList, isCheckpoint, taskType} from '../src/plan.js'
+import {codeList, inForeignTaskFormat, isCheckpoint, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -57,6 +57,15 @@ export default defineRule<Options>({
     elements: {feature: ['behavior', 'implementation']}
   },
   check({document, options, report}) {
+    if (inForeignTaskFormat(document)) {
+      const count = document.tasks.length
+      report({
+        message: `${count === 1 ? 'The `<task>` of this plan is' : `The ${count} \`<task>\` blocks of this plan are`} not in GSD's task format: none has a \`type\` or a \`<name>\`, and the executor runs a task from its ${tags(options.required)}; write ${count === 1 ? 'it' : 'them'} as \`<task type="auto">\` with ${tags([...options.required, ...options.recommended])}, or leave this file out of planlint's paths if another agent runs it`,
+        range: document.tasks[0].openTag,
+        severity: 'warning'
+      })
+      return
+    }
     for (const task of document.tasks) {
       const type = taskType(task) ?? 'auto'
       const checkpointNeeds = isCheckpoint(task) ? (options.checkpoints[type] ?? options.checkpoints['checkpoint:*']) : undefined

@@ -1,6 +1,6 @@
 import {closestFirst} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
-import {codeList, taskTypes, typeMeant} from '../src/plan.js'
+import {codeList, inForeignTaskFormat, taskTypes, typeMeant} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -22,6 +22,8 @@ export default defineRule<Options>({
   defaultOptions: {additionalTypes: []},
   check({document, options, report}) {
     const types = [...taskTypes, ...options.additionalTypes]
+    // Tasks in another agent's format are task-elements' to report, once per file.
+    if (inForeignTaskFormat(document)) return
     for (const task of document.tasks) {
       const type = attribute(task, 'type')
       if (!type) {

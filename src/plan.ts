@@ -3,7 +3,7 @@ import {onlyNearMiss} from './distance.js'
 import {sliceOf, type PlanDocument} from './model/document.js'
 import {attribute, descendants, type Element} from './model/markup.js'
 import type {Range} from './model/text.js'
-import {frontmatterItems} from './model/frontmatter.js'
+import {frontmatterItems, parseFrontmatter} from './model/frontmatter.js'
 
 /** Helpers the plan rules share: reading a task's type and an element's text. */
 
@@ -31,6 +31,39 @@ export function taskType(task: Element): string | undefined {
   const value = attribute(task, 'type')?.value
   if (value === undefined || taskTypes.includes(value)) return value
   return typeMeant(value, taskTypes) ?? value
+}
+
+/**
+ * Whether a plan's tasks are written in another agent's format: it has
+ * tasks, and none of them has a `type` or a name (`<name>` or `name="…"`),
+ * as in `<task id="3">Install the dependencies</task>`. Such a file is told
+ * so once (`task-elements`), not asked for GSD's parts task by task.
+ */
+export function inForeignTaskFormat(document: PlanDocument): boolean {
+  return document.tasks.length > 0 && document.tasks.every((task) =>
+    attribute(task, 'type') === undefined && attribute(task, 'name') === undefined && !task.children.some((element) => element.name === 'name'))
+}
+
+/** Frontmatter keys of a plan, for telling a plan's frontmatter from other YAML. */
+const planKeys = ['phase', 'plan', 'type', 'wave', 'depends_on', 'files_modified', 'autonomous', 'must_haves']
+
+/**
+ * A plan's frontmatter written in a ```` ```yaml ```` fence instead of a
+ * `---` block (no orchestrator reads it there): the file's first fence, before
+ * any task, a `yaml` fence whose YAML sets at least two plan keys.
+ */
+export function fencedFrontmatter(document: PlanDocument): Range | undefined {
+  if (document.frontmatter) return undefined
+  const fence = document.opaque.filter((region) => region.kind === 'fenced').sort((a, b) => a.range[0] - b.range[0])[0]
+  if (!fence || document.tasks.some((task) => task.range[0] < fence.range[0])) return undefined
+  const text = sliceOf(document, fence.range)
+  const opening = /^[ \t]*(?:`{3,}|~{3,})[ \t]*ya?ml[ \t]*\r?\n/i.exec(text)
+  const closing = /\r?\n[ \t]*(?:`{3,}|~{3,})[ \t]*$/.exec(text)
+  if (!opening || !closing || closing.index < opening[0].length) return undefined
+  const yaml = text.slice(opening[0].length, closing.index + 1).replace(/^---[ \t]*\r?\n/, '').replace(/(^|\n)---[ \t]*\r?\n?$/, '$1')
+  const frontmatter = parseFrontmatter(`---\n${yaml}${yaml.endsWith('\n') ? '' : '\n'}---\n`)
+  if (!frontmatter?.data || planKeys.filter((key) => frontmatter.entries.has(key)).length < 2) return undefined
+  return fence.range
 }
 
 export function isCheckpoint(task: Element): boolean {

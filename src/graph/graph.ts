@@ -394,35 +394,89 @@ export class PlanGraph {
 
   /**
    * The cycle through `from`, if it is on one: the entry that leads into the
-   * cycle and the plans in order, starting and ending with `from`.
+   * cycle and the plans in order, starting and ending with `from`. Only an
+   * entry into `from`'s own strongly connected component can lead back to it,
+   * and the way back stays inside that component, so a plan on no cycle costs
+   * nothing beyond the graph's one pass (`components`).
    */
   cycleThrough(from: PlanNode): {entry: DependencyEntry; cycle: PlanNode[]} | undefined {
+    const component = this.components()
+    const own = component.get(from)
     for (const {entry, target} of this.edges(from)) {
-      const route = this.route(target, from)
+      if (component.get(target) !== own) continue
+      const route = this.route(target, from, (node) => component.get(node) === own)
       if (route) return {entry, cycle: [from, ...route]}
     }
     return undefined
   }
 
-  /** Shortest path of dependency edges from `start` to `goal` (breadth first), both included. */
-  private route(start: PlanNode, goal: PlanNode): PlanNode[] | undefined {
+  /** Shortest path of dependency edges from `start` to `goal` (breadth first) through plans `inside` allows, both included. */
+  private route(start: PlanNode, goal: PlanNode, inside: (node: PlanNode) => boolean): PlanNode[] | undefined {
     const previous = new Map<PlanNode, PlanNode | undefined>([[start, undefined]])
     const queue = [start]
-    while (queue.length > 0) {
-      const node = queue.shift()!
+    for (let head = 0; head < queue.length; head++) {
+      const node = queue[head]
       if (node === goal) {
         const route: PlanNode[] = []
-        for (let step: PlanNode | undefined = node; step; step = previous.get(step)) route.unshift(step)
-        return route
+        for (let step: PlanNode | undefined = node; step; step = previous.get(step)) route.push(step)
+        return route.reverse()
       }
       for (const {target} of this.edges(node)) {
-        if (!previous.has(target)) {
+        if (!previous.has(target) && inside(target)) {
           previous.set(target, node)
           queue.push(target)
         }
       }
     }
     return undefined
+  }
+
+  /**
+   * The strongly connected component of every plan, by number: Tarjan's
+   * algorithm over the resolved edges, once per graph, iterative so that a
+   * chain of 10,000 plans does not overflow the stack.
+   */
+  private components(): Map<PlanNode, number> {
+    return this.memo('components', () => {
+      const order = new Map<PlanNode, number>()
+      const low = new Map<PlanNode, number>()
+      const component = new Map<PlanNode, number>()
+      const stack: PlanNode[] = []
+      const onStack = new Set<PlanNode>()
+      const work: Array<{node: PlanNode; targets: PlanNode[]; next: number}> = []
+      const open = (node: PlanNode) => {
+        order.set(node, order.size)
+        low.set(node, order.get(node)!)
+        stack.push(node)
+        onStack.add(node)
+        work.push({node, targets: this.edges(node).map((edge) => edge.target), next: 0})
+      }
+      for (const root of this.nodes) {
+        if (order.has(root)) continue
+        open(root)
+        while (work.length > 0) {
+          const frame = work[work.length - 1]
+          if (frame.next < frame.targets.length) {
+            const target = frame.targets[frame.next++]
+            if (!order.has(target)) open(target)
+            else if (onStack.has(target)) low.set(frame.node, Math.min(low.get(frame.node)!, order.get(target)!))
+            continue
+          }
+          work.pop()
+          const parent = work[work.length - 1]
+          if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!))
+          if (low.get(frame.node) !== order.get(frame.node)) continue
+          const number = component.size
+          let member: PlanNode
+          do {
+            member = stack.pop()!
+            onStack.delete(member)
+            component.set(member, number)
+          } while (member !== frame.node)
+        }
+      }
+      return component
+    })
   }
 }
 
