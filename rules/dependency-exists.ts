@@ -20,6 +20,16 @@ export default defineRule({
       const resolution = plans.resolve(node, entry.text)
       if (resolution.status === 'missing') {
         report({message: `\`depends_on\` entry \`${entry.text}\` ${resolution.reason}; ${resolution.hint ?? howToName(plans.suggestionFor(node, entry.text))}`, range: entry.range})
+      } else if (resolution.status === 'resolved' && resolution.target.superseded) {
+        report({
+          message: `\`depends_on\` entry \`${entry.text}\` names a superseded plan, which will never run: nothing waits for it; depend on the plan that took over its work, or remove the entry`,
+          range: entry.range
+        })
+      } else if (resolution.status === 'resolved' && plans.isLaterPhase(resolution.target, node)) {
+        report({
+          message: `\`depends_on\` entry \`${entry.text}\` names a plan of phase ${resolution.target.phase}, which runs after this plan's phase ${node.phase}: phases run in order, so this plan would start first; move one of the two plans, or drop the entry`,
+          range: entry.range
+        })
       } else if (resolution.status === 'ambiguous') {
         const names = resolution.candidates.map((candidate) => path.relative(plans.root, candidate.path))
         report({

@@ -1,5 +1,5 @@
 import type {PlanNode} from '../src/graph/graph.js'
-import {impliedWave} from '../src/graph/waves.js'
+import {impliedWave, misplacedDependency} from '../src/graph/waves.js'
 import {defineRule} from '../src/rule.js'
 
 /**
@@ -8,8 +8,9 @@ import {defineRule} from '../src/rule.js'
  * (plans of earlier phases are done before the phase starts). The workflow's
  * index groups plans by the waves their `depends_on` implies, so a declared
  * wave that differs misleads every reader of the plan. Each plan is compared
- * with the wave the whole dependency graph implies for it, so one `--fix`
- * moves every plan of a chain at once.
+ * with the wave the whole dependency graph implies for it, but only once the
+ * plans it waits for are right: a wrong early wave is reported once, at its
+ * plan, not on every plan after it.
  */
 export default defineRule({
   id: 'wave-order',
@@ -28,13 +29,9 @@ export default defineRule({
     const declared = node.wave
     // `undefined` below a cycle or a dependency that cannot be known: then only the ordering is checked, with no wave to offer.
     const implied = impliedWave(plans, node)
-    if (implied?.wave === declared) return
+    if (implied?.wave === declared || misplacedDependency(plans, node)) return
     const setWave = implied ? {fix: {range: waveEntry.valueRange, text: String(implied.wave)}} : {}
-    // Where a dependency's own `wave` is off too, say so: its message and fix move it.
-    const waveOf = (target: PlanNode) => {
-      const placed = impliedWave(plans, target)
-      return placed && placed.wave !== target.wave ? `belongs in wave ${placed.wave} (its \`wave\` says ${target.wave ?? 'nothing'})` : `is in wave ${target.wave}`
-    }
+    const waveOf = (target: PlanNode) => (target.wave === undefined ? `is placed in wave ${impliedWave(plans, target)?.wave}` : `is in wave ${target.wave}`)
     const blocking = plans.edges(node).find(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
     if (blocking) {
       report({

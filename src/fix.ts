@@ -110,7 +110,16 @@ export async function fixFiles(given: FixOptions): Promise<FixRun> {
       changed.push(new VFile({path: filePath, cwd: file.cwd, value: text}))
     }
     if (changed.length === 0) break
-    const relinted = await lintFiles({...options, paths: changed})
+    // The other plans see a fixed plan as it now is (a wave fix moves the plans after it), and are re-linted when its graph facts changed.
+    let graphMoved = false
+    for (const file of changed) {
+      const filePath = absolutePathOf(file)
+      graphMoved ||= graphFacts(filePath, String(current.get(filePath)?.value ?? '')) !== graphFacts(filePath, String(file.value))
+      options.session.openDocument(filePath, String(file.value))
+    }
+    const changedPaths = new Set(changed.map(absolutePathOf))
+    const unchanged = graphMoved ? [...current.values()].filter((file) => !changedPaths.has(absolutePathOf(file))) : []
+    const relinted = await lintFiles({...options, paths: [...changed, ...unchanged.map((file) => new VFile({path: absolutePathOf(file), cwd: file.cwd, value: String(file.value)}))]})
     for (const file of relinted) current.set(absolutePathOf(file), file)
     pending = relinted
   }

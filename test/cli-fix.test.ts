@@ -54,6 +54,24 @@ describe('planlint --fix', () => {
     expect(snapshot(sandbox)).toEqual(once)
   })
 
+  it('renumbers a whole chain of waves in one run, though each plan is told only once the plans it waits for are right', async () => {
+    const chain = path.join(sandbox, '.planning/phases/03-chain')
+    fs.mkdirSync(chain, {recursive: true})
+    const plan = (number: number, wave: number) =>
+      fs.writeFileSync(path.join(chain, `03-0${number}-PLAN.md`), `---\nwave: ${wave}\ndepends_on: [${number > 1 ? `"03-0${number - 1}"` : ''}]\n---\n`)
+    plan(1, 1)
+    plan(2, 1)
+    plan(3, 2)
+    plan(4, 3)
+    const waveMessages = async () =>
+      (JSON.parse((await cli('--format', 'json', '.planning/phases/03-chain')).stdout) as Array<{messages: Array<{ruleId: string}>}>).flatMap((result) => result.messages).filter((message) => message.ruleId === 'wave-order').length
+    expect(await waveMessages()).toBe(1)
+    await cli('--fix', '.planning/phases/03-chain')
+    const waves = [1, 2, 3, 4].map((number) => /wave: (\d+)/.exec(fs.readFileSync(path.join(chain, `03-0${number}-PLAN.md`), 'utf8'))![1])
+    expect(waves).toEqual(['1', '2', '3', '4'])
+    expect(await waveMessages()).toBe(0)
+  })
+
   it('never fixes task markup quoted in a code fence', async () => {
     await cli('--fix')
     const text = fs.readFileSync(path.join(sandbox, `${phase}/01-01-PLAN.md`), 'utf8')

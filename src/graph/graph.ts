@@ -118,6 +118,21 @@ function planFileNameOf(summaryFileName: string): string {
   return /^SUMMARY[-.]/i.test(summaryFileName) ? summaryFileName.replace(/^SUMMARY/i, 'PLAN') : summaryFileName.replace(/-?SUMMARY\.md$/, '-PLAN.md')
 }
 
+/** Orders normalised phase numbers (`2` < `2.1` < `3`, `2` < `2a`); 0 when equal. */
+function comparePhases(a: string, b: string): number {
+  const parts = (phase: string) => {
+    const letter = /[a-z]$/.exec(phase)?.[0] ?? ''
+    return {numbers: phase.replace(/[a-z]$/, '').split('.').map(Number), letter}
+  }
+  const left = parts(a)
+  const right = parts(b)
+  for (let index = 0; index < Math.max(left.numbers.length, right.numbers.length); index++) {
+    const difference = (left.numbers[index] ?? -1) - (right.numbers[index] ?? -1)
+    if (difference !== 0) return difference
+  }
+  return left.letter.localeCompare(right.letter)
+}
+
 /** A scalar's source without quotes, so `02` stays `02` even though YAML reads it as 2. */
 function sourceOf(text: string, range: Range): string {
   return text.slice(range[0], range[1]).trim().replace(/^(["'])(.*)\1$/s, '$2')
@@ -320,6 +335,18 @@ export class PlanGraph {
   }
 
   /**
+   * Whether `plan` is in a later phase than `of`: both in numbered phase
+   * folders side by side (one milestone's phases), `plan`'s number the higher.
+   * Phases run in order, so `of` cannot wait for it.
+   */
+  isLaterPhase(plan: PlanNode, of: PlanNode): boolean {
+    if (plan.phase === undefined || of.phase === undefined || plan.directory === of.directory) return false
+    if (path.dirname(plan.directory) !== path.dirname(of.directory)) return false
+    if (normalizeNumber(path.basename(plan.directory)) === undefined || normalizeNumber(path.basename(of.directory)) === undefined) return false
+    return comparePhases(plan.phase, of.phase) > 0
+  }
+
+  /**
    * What to offer for an entry that names no plan: the one plan id of this
    * tree it is a slip of (`didYouMean`), else an id of a plan of its phase to
    * show how plans are named here (`example`).
@@ -350,12 +377,17 @@ export class PlanGraph {
     return candidates.filter((_, index) => closeness[index] === best)
   }
 
-  /** Resolved dependency edges of a plan, one per entry that resolves. */
+  /**
+   * Resolved dependency edges of a plan, one per entry that resolves to a plan
+   * that will be scheduled: GSD's index leaves a `status: superseded` plan
+   * out, so no plan waits for it and no cycle runs through it.
+   */
   edges(from: PlanNode): Array<{entry: DependencyEntry; target: PlanNode}> {
     const edges: Array<{entry: DependencyEntry; target: PlanNode}> = []
+    if (from.superseded) return edges
     for (const entry of from.dependsOn) {
       const resolution = this.resolve(from, entry.text)
-      if (resolution.status === 'resolved') edges.push({entry, target: resolution.target})
+      if (resolution.status === 'resolved' && !resolution.target.superseded) edges.push({entry, target: resolution.target})
     }
     return edges
   }

@@ -25,6 +25,8 @@ function phaseDependencies(graph: PlanGraph, node: PlanNode): PhaseDependency[] 
     // `depends_on: [none]` means what `[]` means; `dependency-exists` says how to write it.
     if (resolution.status === 'missing' && resolution.nothing) continue
     if (resolution.status === 'resolved' && resolution.target.directory !== node.directory) continue
+    // A superseded plan is never scheduled (GSD leaves it out of the index): nothing waits for it, and it places nothing.
+    if (resolution.status === 'resolved' && resolution.target.superseded) continue
     if (resolution.status === 'completed' && resolution.summary.directory !== node.directory) continue
     if (resolution.status !== 'resolved') return undefined
     found.push({text: entry.text, target: resolution.target})
@@ -67,6 +69,19 @@ export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | und
 }
 
 /**
+ * The first same-phase dependency of `node` still to run whose declared
+ * `wave` differs from the wave it is placed in. Its own message and fix move
+ * `node`'s wave too, so `wave-order` leaves `node` alone meanwhile: a wrong
+ * early `wave` is reported once, at its plan, not on every plan after it. A
+ * plan that has run is never reported by default, so it moves nothing.
+ */
+export function misplacedDependency(graph: PlanGraph, node: PlanNode): PhaseDependency | undefined {
+  return phaseDependencies(graph, node)?.find(
+    ({target}) => target.wave !== undefined && graph.executionState(target) === 'pending' && impliedWave(graph, target)?.wave !== target.wave
+  )
+}
+
+/**
  * The wave a phase's plans start in: 0 when a plan that waits for no plan of
  * the phase (or for one that cannot be known) declares `wave: 0`, as some
  * projects count from 0, else 1. Only plans that no wave fix moves count, so
@@ -75,6 +90,6 @@ export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | und
 function firstWave(graph: PlanGraph, directory: string): number {
   const startsAtZero = graph
     .inDirectory(directory)
-    .some((plan) => plan.wave === 0 && !plan.summaryOnly && !phaseDependencies(graph, plan)?.length)
+    .some((plan) => plan.wave === 0 && !plan.summaryOnly && !plan.superseded && !phaseDependencies(graph, plan)?.length)
   return startsAtZero ? 0 : 1
 }
