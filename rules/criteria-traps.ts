@@ -100,12 +100,12 @@ function trapsIn(segment: string): Array<Omit<Found, 'range'> & {index: number; 
       message: '`wc` output compared as a string can never match on BSD `wc`, which pads the number with spaces; compare numerically (`test "$n" -eq 0`) or strip the spaces first (GSD plan-criteria R5)'
     })
   }
-  const relative = /\bgit\s+(?:diff|log)\b[^\n|;&]*?\bHEAD~\d+/.exec(segment)
+  const relative = relativeRevision(segment)
   if (relative) {
     traps.push({
       trap: 'R6',
       index: relative.index,
-      length: relative[0].length,
+      length: relative.length,
       message: '`HEAD~N` names whatever commit landed last, in a repository where other sessions commit too; pin an explicit range (`<sha>^..<sha>`) (GSD plan-criteria R6)'
     })
   } else {
@@ -169,3 +169,22 @@ export default defineRule({
     }
   }
 })
+
+/**
+ * The first `git diff`/`git log` whose pipe stage goes on to name `HEAD~N`. Stage by stage,
+ * so the search stays linear (one lazy pattern over the segment backtracked per `git`).
+ */
+function relativeRevision(segment: string): {index: number; length: number} | undefined {
+  let start = 0
+  for (const stage of segment.split(/[\n|;&]/)) {
+    const git = /\bgit\s+(?:diff|log)\b/.exec(stage)
+    const head = git ? /\bHEAD~\d+/g : undefined
+    if (git && head) {
+      head.lastIndex = git.index + git[0].length
+      const found = head.exec(stage)
+      if (found) return {index: start + git.index, length: found.index + found[0].length - git.index}
+    }
+    start += stage.length + 1
+  }
+  return undefined
+}
