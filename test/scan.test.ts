@@ -23,6 +23,14 @@ describe('the model without a syntax tree (src/model/scan.ts)', () => {
     expect(scanned(text).code.length + scanned(text).headings.length).toBeGreaterThan(0)
   })
 
+  it('counts offsets in the text as read when it starts with a byte order mark, with or without a syntax tree', () => {
+    const text = '\uFEFF# Phase 2 Plan Check\n\nRun `npm test` now.\n'
+    for (const read of [scanned(text), fromTree(text)]) {
+      expect(read.headings).toEqual([{depth: 1, text: 'Phase 2 Plan Check', range: [1, 21]}])
+      expect(read.code.map(({range}) => text.slice(...range))).toEqual(['`npm test`'])
+    }
+  })
+
   it('differs where docs/architecture.md says: a backtick in a link destination opens a code span', () => {
     const text = 'See [the notes](notes`v2`.md).\n'
     expect(fromTree(text).code).toEqual([])

@@ -6,7 +6,7 @@ import {parseDirectives, type Directive} from './directives.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
-import {scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
+import {byteOrderMarkLength, scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
 import {LineIndex, lineRanges, type Range} from './text.js'
 import {textOf, treeNodes} from './tree.js'
 
@@ -140,10 +140,11 @@ function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): O
 /** CommonMark's code regions and headings read off a syntax tree (remark's or ESLint's), in source order. */
 function regionsOfTree(tree: Root, text: string): MarkdownRegions {
   const regions: MarkdownRegions = {indented: [], inline: [], headings: []}
+  const shift = byteOrderMarkLength(text)
   for (const node of treeNodes(tree)) {
-    const start = node.position?.start.offset
-    const end = node.position?.end.offset
-    if (start === undefined || end === undefined) continue
+    if (node.position?.start.offset === undefined || node.position.end.offset === undefined) continue
+    const start = node.position.start.offset + shift
+    const end = node.position.end.offset + shift
     if (node.type === 'code' && !/^[ ]{0,3}(`{3}|~{3})/.test(text.slice(start, start + 6))) regions.indented.push([start, end])
     else if (node.type === 'inlineCode') regions.inline.push([start, end])
     else if (node.type === 'heading') regions.headings.push({depth: node.depth, text: textOf(node), range: [start, end]})

@@ -43,9 +43,10 @@ const plainHeading = /^[^\\&*_[\]!`<\n]*$/
 export function scanMarkdown(text: string, parseHeading: (source: string) => Root): MarkdownRegions {
   const events: Event[] = postprocess(parse({extensions}).document().write(preprocess()(text, undefined, true)))
   const regions: MarkdownRegions = {indented: [], inline: [], headings: []}
+  const shift = byteOrderMarkLength(text)
   let heading: {start: number; depth: number; content: Range | undefined} | undefined
   for (const [kind, token] of events) {
-    const range: Range = [token.start.offset, token.end.offset]
+    const range: Range = [token.start.offset + shift, token.end.offset + shift]
     if (kind === 'enter') {
       if (token.type === 'codeIndented') regions.indented.push(range)
       else if (token.type === 'codeText') regions.inline.push(range)
@@ -64,6 +65,14 @@ export function scanMarkdown(text: string, parseHeading: (source: string) => Roo
     }
   }
   return regions
+}
+
+/**
+ * micromark skips a leading byte order mark and counts offsets from the
+ * character after it (so does remark's tree); the model counts in the text as read.
+ */
+export function byteOrderMarkLength(text: string): number {
+  return text.charCodeAt(0) === 0xfeff ? 1 : 0
 }
 
 /** The text of the heading a heading's own source parses to (its first heading; the whole text if it reads otherwise alone). */
