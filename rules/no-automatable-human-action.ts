@@ -9,6 +9,8 @@ export interface AutomatableWork {
   pattern: string
   work: string
   tool: string
+  /** Flagged even when the sentence names a secret (an env file the person would write a key into). */
+  despiteSecrets?: boolean
 }
 
 interface Options {
@@ -49,15 +51,27 @@ const builtInWork: AutomatableWork[] = [
   {pattern: String.raw`(?<![/\x60])\bcreate\b[^.\n]{0,30}\b(database|db|webhooks?|buckets?|tables?|redis|postgres|schema)\b`, work: 'create databases, webhooks and buckets', tool: ''},
   {pattern: String.raw`\bcopy\b[^.\n]{0,60}\b(into|to) (the )?[^.\n]{0,30}\b(dashboard|settings|console|config|\.env)\b`, work: 'copy values between services', tool: ''},
   {pattern: String.raw`\b(create|edit|update|write|add)\b[^.\n]{0,40}(\.env\b|\.env\.local|config file|\b\w+\.(json|ya?ml|toml|ts|js)\b)`, work: 'create or edit files', tool: 'the Write tool'},
+  // An env file is written by the agent even when a secret goes into it: the person pastes the secret, the agent writes the file.
+  {pattern: String.raw`\b(create|edit|update|write|add|open|paste|fill|put)\b[^.\n]{0,40}(?<![\w)])\.env\b|(创建|新建|编辑|填写|写入)[^。\n]{0,20}\.env\b`, work: 'create or edit files', tool: 'the Write tool', despiteSecrets: true},
+  // A migration pasted into a web SQL editor: the agent applies it with `supabase db push` or psql.
+  {pattern: String.raw`\b(sql[ -]?editor|supabase studio)\b`, work: 'run SQL in a web SQL editor', tool: '`supabase db push` or psql'},
+  {
+    pattern: String.raw`^[^a-z]{0,12}commit\b|\b(push|merge)\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?|pr|pull request)\b|\b(close|edit|publish)\b[^.\n]{0,20}\b(pr|pull request|release)\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\bdependabot\b`,
+    work: 'do git work (commit, push, merge)',
+    tool: 'git and gh'
+  },
   {pattern: String.raw`\b(env(ironment)? ?var(iable)?s?|secrets?)\b[^.\n]{0,60}\b(dashboard|console|settings page|web ui)\b|\b(dashboard|console)\b[^.\n]{0,60}\benv(ironment)? ?var(iable)?s?\b`, work: 'set environment variables in a dashboard', tool: ''}
 ]
 
 /** The documented reasons a person must act: auth gates, secrets, verification links, 2FA, 3-D Secure, OAuth consent, approvals, devices, judgement. */
-const builtInLegitimate = [
-  String.raw`\b(log ?in|login|sign ?in|sign ?up|authenticat\w*|auth login|re-?auth\w*)\b`,
+const secretAsks = [
   String.raw`\b(api[ _-]?keys?|secret (key|value)|(signing|webhook|client) secrets?|tokens?|credentials?|passwords?|passphrase|private key)\b`,
   // Taking a secret from a dashboard ("the signing secret from the Stripe dashboard"): only the person can read it there.
-  String.raw`\b(secrets?|keys?|tokens?)\b[^.\n]{0,40}\bfrom\b[^.\n]{0,40}\b(dashboard|console|portal|settings)\b`,
+  String.raw`\b(secrets?|keys?|tokens?)\b[^.\n]{0,40}\bfrom\b[^.\n]{0,40}\b(dashboard|console|portal|settings)\b`
+].map((pattern) => new RegExp(pattern, 'i'))
+
+const builtInLegitimate = [
+  String.raw`\b(log ?in|login|sign ?in|sign ?up|authenticat\w*|auth login|re-?auth\w*)\b`,
   String.raw`\b(verification (link|email|code)|verify (your )?email|confirm(ation)? email|magic link)\b`,
   String.raw`\b(2fa|mfa|two[- ]factor|sms|one[- ]time (code|password)|otp)\b`,
   String.raw`\b(3-?d ?secure|3ds|credit card|payment (method|details))\b`,
@@ -86,6 +100,14 @@ const notAsks = new Set(['verification', 'verify', 'automated', 'done', 'resume-
 function storesSecret(words: string[]): boolean {
   const rest = words.slice(1)
   return rest.some((word) => /^secrets?$/.test(word)) || /\b(env (add|set)|variables set|config:set)\b/.test(rest.join(' '))
+}
+
+/** A task that asks the person to approve (a deployment gate the platform enforces, the agent's results). */
+const approves = /\b(approv|aprob|aprueb)/i
+
+/** A command that only reads (`gh run list`, `flyctl releases`, `git log`): in an approval task, a status lookup beside the approval, not work. */
+function isLookup(words: string[]): boolean {
+  return ['cat', 'ls', 'head', 'tail', 'less', 'grep', 'rg', 'wc', 'jq', 'diff', 'find', 'echo'].includes(words[0]) || words.slice(1).some((word) => /^(list|ls|status|view|releases|logs?|show|get|describe|history|diff)$/.test(word))
 }
 
 /** A sentence (or line) of prose with its offset; it ends at a line break or at `.`, `!`, `?` before a space, not at the dot of `.env` or `src/config.ts`. */
@@ -149,9 +171,11 @@ export default defineRule<Options>({
     for (const task of document.tasks) {
       if (taskType(task) !== 'checkpoint:human-action') continue
       const ranges = readRanges(task, notAsks)
+      const approval = ranges.some(([start, end]) => approves.test(document.text.slice(start, end)))
       const commands = commandsIn(document, ranges, morePrograms).filter(
         (command: CommandAsk) =>
           isRunAsk(command) &&
+          !(approval && isLookup(command.words)) &&
           !isLogin(command.words) &&
           !storesSecret(command.words) &&
           !agentDoes.test(command.context) &&
@@ -167,7 +191,8 @@ export default defineRule<Options>({
       }))
       for (const sentence of sentences) {
         if (agentDoes.test(sentence.text) || legitimate.some((pattern) => pattern.test(sentence.text))) continue
-        const item = work.find((candidate) => candidate.regexp.test(sentence.text))
+        const namesSecret = secretAsks.some((pattern) => pattern.test(sentence.text))
+        const item = work.find((candidate) => (candidate.despiteSecrets === true || !namesSecret) && candidate.regexp.test(sentence.text))
         if (!item) continue
         const text = sentence.text.trim()
         const start = sentence.start + sentence.text.indexOf(text)

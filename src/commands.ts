@@ -68,7 +68,7 @@ export function commandWords(line: string, more: ReadonlySet<string> = new Set()
 
 /** A word that tells the person to type something, in the languages plans are written in. */
 const runVerb =
-  /\b(run|re-?run|execute|type|enter|paste|invoke|launch|start|terminal|shell|command line|cli|console:)\b|выполн|запуст|ejecut|execut|lanc|esegu|kör|exécut|运行|执行|실행|chạy/i
+  /\b(runs?|re-?runs?|execute|type|enter|paste|invoke|launch|start|terminal|shell|command line|cli|console:)\b|выполн|запуст|ejecut|execut|lanc|esegu|kör|exécut|运行|执行|실행|chạy/i
 
 /** A line that is nothing but a code span (a list item of commands). */
 const bareSpan = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/
@@ -98,6 +98,12 @@ const shellLanguages = new Set(['', 'bash', 'sh', 'shell', 'zsh', 'fish', 'conso
 
 /** A prompt (`$ `, `> `, `PS> `, `#` is a comment) in front of a command. */
 const prompt = /^(?:\$|>|PS>|PS [^>]{0,80}>)\s+/
+
+/** PowerShell's `$env:NAME='value';` in front of a command sets a variable for it, as `NAME=value` does in a POSIX shell. */
+const powershellEnv = /^(?:\$env:[A-Za-z_]\w*=[^;\s]*;\s*)+/
+
+/** A command line without its prompt and PowerShell variable settings. */
+const withoutPrompt = (line: string) => line.replace(prompt, '').replace(powershellEnv, '')
 
 /**
  * The parts of an element that tell the person what to do: its content
@@ -184,7 +190,7 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
       const lineEnd = newline === -1 || newline > end ? end : newline
       const raw = text.slice(lineStart, lineEnd).replace(/\r$/, '')
       const trimmed = raw.trimStart()
-      const unprompted = trimmed.replace(prompt, '')
+      const unprompted = withoutPrompt(trimmed)
       const words = /^(`{3,}|~{3,})/.test(trimmed) ? undefined : commandWords(unprompted, more)
       if (words && ranges.some(([from, to]) => lineStart >= from && lineStart < to)) {
         const at = lineStart + raw.length - unprompted.length
@@ -203,7 +209,7 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
         const spans = codeSpans(line)
         for (const [spanStart, spanEnd] of spans) {
           const body = line.slice(spanStart, spanEnd)
-          const unprompted = body.trimStart().replace(prompt, '')
+          const unprompted = withoutPrompt(body.trimStart())
           const words = commandWords(unprompted, more)
           if (!words) continue
           const at = lineStart + spanStart + body.length - unprompted.length
