@@ -484,9 +484,18 @@ export function attribute(element: Element, name: string): Attribute | undefined
   return element.attributes.find((candidate) => candidate.name === name)
 }
 
-/** The first direct child named `name`. */
+/** The first direct child named `name`, or one that an unclosed child swallowed. */
 export function child(element: Element, name: string): Element | undefined {
-  return element.children.find((candidate) => candidate.name === name)
+  const own = element.children.find((candidate) => candidate.name === name)
+  if (own) return own
+  // An element cut off by a wrong closing tag (`<files>a.ts</name>`) swallows its later siblings; they are still the parent's.
+  for (const cutOff of element.children) {
+    if (cutOff.closeTag === undefined) {
+      const swallowed = child(cutOff, name)
+      if (swallowed) return swallowed
+    }
+  }
+  return undefined
 }
 
 /** Every element below `element`, depth first. */
