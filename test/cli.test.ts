@@ -190,7 +190,7 @@ describe('remark CLI with planlint', () => {
     try {
       const {code, stderr} = run(remarkBin, ['.planning/phases/02-api/02-RESEARCH.md', '--quiet', '--no-color'])
       expect(code).toBe(1)
-      expect(stderr).toMatch(/11:1-11:21\s+error\s+A second completion marker/)
+      expect(stderr).toMatch(/11:1-11:20\s+error\s+A second completion marker/)
     } finally {
       fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
     }
