@@ -3,7 +3,7 @@ import path from 'node:path'
 import {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 import {attachOtherPlugins, configLoader, lintRulesOf, UsageError, type FileConfig} from './cli/configuration.js'
-import {defaultMaxFileSize, hasGlob, walk} from './cli/walk.js'
+import {defaultMaxFileSize, folderLinkOn, hasGlob, walk} from './cli/walk.js'
 import type {PresetName} from './presets/index.js'
 import {addMessage} from './remark.js'
 import type {Edit, RunSettings} from './rule.js'
@@ -91,6 +91,8 @@ function checkGiven(options: LintOptions, cwd: string, session: LintSession): vo
   for (const given of options.paths) {
     if (typeof given !== 'string' || hasGlob(given)) continue
     const full = path.resolve(cwd, given)
+    // A path through a folder symlink is not looked at: the walk skips it with a message.
+    if (folderLinkOn(full, cwd, (filePath) => session.planningRootOf(filePath))) continue
     if (!fs.existsSync(full)) throw new UsageError(`no such file or folder: ${given}`)
     if (fs.statSync(full).isDirectory()) session.addRoot(full)
   }

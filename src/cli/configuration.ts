@@ -4,8 +4,8 @@ import type {Plugin} from 'unified'
 import {Configuration} from 'unified-engine'
 import {rules} from '../../rules/index.js'
 import {presets, type PresetName} from '../presets/index.js'
-import {invalidOptionsMessage, ruleSetting, suppressionLevel} from '../remark.js'
-import {resolveOptions, type RunSettings} from '../rule.js'
+import {invalidOptionsMessage, ruleSetting, suppressionLevel, type RemarkLintRule} from '../remark.js'
+import {resolveOptions, type RuleDefinition, type RunSettings} from '../rule.js'
 import type {EnabledRule} from '../session.js'
 
 /** Raised for usage errors and internal failures (CLI exit code 2). */
@@ -83,6 +83,13 @@ export function enabledRules(config: FileConfig): Record<string, [string, unknow
   return enabled
 }
 
+/** The rule definition of a plugin: planlint's own rules, and rules made with `remarkRule` (a plugin's `rule`). */
+function definitionOf(entry: FileConfig['plugins'][number]): RuleDefinition<any> | undefined {
+  const own = (entry.plugin as Partial<RemarkLintRule> | undefined)?.rule
+  if (own && typeof own.check === 'function' && typeof own.optionsProblem === 'function') return own
+  return entry.ruleId ? rules[entry.ruleId as keyof typeof rules] : undefined
+}
+
 /**
  * What `LintSession.lint` runs under a configuration: its planlint rules in
  * order (a rule named twice, by two copies of planlint, runs once, as last
@@ -93,17 +100,17 @@ export function enabledRules(config: FileConfig): Record<string, [string, unknow
 export function lintRulesOf(config: FileConfig): {rules: EnabledRule[]; suppressions: 0 | 1 | 2} {
   const enabled = new Map<string, EnabledRule | undefined>()
   let suppressions: 0 | 1 | 2 = 0
-  for (const {name, ruleId, setting} of config.plugins) {
-    if (name === 'planlint:suppression') {
-      suppressions = suppressionLevel(setting)
+  for (const entry of config.plugins) {
+    if (entry.name === 'planlint:suppression') {
+      suppressions = suppressionLevel(entry.setting)
       continue
     }
-    if (!ruleId) continue
-    const rule = rules[ruleId as keyof typeof rules]
-    const {level, options} = ruleSetting(rule, setting)
+    const rule = definitionOf(entry)
+    if (!rule) continue
+    const {level, options} = ruleSetting(rule, entry.setting)
     const problem = level > 0 && options !== undefined ? rule.optionsProblem(options) : undefined
     if (problem !== undefined) throw new UsageError(invalidOptionsMessage(rule, problem))
-    enabled.set(ruleId, level === 0 ? undefined : {rule, level, options})
+    enabled.set(rule.id, level === 0 ? undefined : {rule, level, options})
   }
   return {rules: [...enabled.values()].filter((entry) => entry !== undefined), suppressions}
 }
@@ -116,9 +123,9 @@ export function lintRulesOf(config: FileConfig): {rules: EnabledRule[]; suppress
  */
 export function attachOtherPlugins(config: FileConfig): void {
   const processor = remark()
-  for (const {name, ruleId, setting, plugin} of config.plugins) {
-    if (ruleId || name === 'planlint:suppression' || setting === false) continue
-    processor.use(plugin as Plugin<[unknown]>, setting)
+  for (const entry of config.plugins) {
+    if (definitionOf(entry) || entry.name === 'planlint:suppression' || entry.setting === false) continue
+    processor.use(entry.plugin as Plugin<[unknown]>, entry.setting)
   }
   processor.freeze()
 }

@@ -232,10 +232,11 @@ function ignoredAsWarning(file: VFile): VFile {
 
 /** A given path or glob that matched no file (a run that checked nothing would exit 0 and look clean). */
 function unmatchedPath(linted: string[], paths: string[], cwd: string): string | undefined {
+  const lintedPaths = new Set(linted)
   for (const given of paths) {
     const full = path.resolve(cwd, given)
     // A named file exists (the run checked); one that is ignored is reported (or skipped on purpose) all the same.
-    if (!hasGlob(given) && fs.statSync(full).isFile()) continue
+    if (!hasGlob(given) && (lintedPaths.has(full) || fs.statSync(full).isFile())) continue
     const matches = hasGlob(given) ? picomatch(full, {dot: true}) : (file: string) => file === full || file.startsWith(full + path.sep)
     if (!linted.some((file) => matches(file))) return given
   }

@@ -96,6 +96,22 @@ function symlinkTarget(link: string, tree: string): {target: string} | {reason: 
 }
 
 /**
+ * The first folder symlink on the way to a named path, from the working
+ * folder down (or from its planning tree, for a path outside the working
+ * folder); the folders above are the user's business.
+ */
+export function folderLinkOn(filePath: string, cwd: string, treeOf: (filePath: string) => string): string | undefined {
+  const base = inside(cwd, filePath) ? cwd : treeOf(filePath)
+  if (!inside(base, filePath)) return undefined
+  let folder = base
+  for (const part of path.relative(base, path.dirname(filePath)).split(path.sep).filter(Boolean)) {
+    folder = path.join(folder, part)
+    if (fs.lstatSync(folder, {throwIfNoEntry: false})?.isSymbolicLink()) return folder
+  }
+  return undefined
+}
+
+/**
  * Finds the files to lint as remark does (given files, folders searched for
  * `.md` and `.markdown` files, globs; `node_modules` and what `.remarkignore`
  * ignores skipped), without following folder symlinks, and lists each file as
@@ -121,13 +137,13 @@ export function* walk(options: WalkOptions): Generator<WalkEntry> {
     seen.add(filePath)
     if (stats.isSymbolicLink()) {
       const resolved = symlinkTarget(filePath, options.treeOf(filePath))
-      if ('reason' in resolved) return yield {path: filePath, kind: 'skipped', reason: `not linted: ${resolved.reason}`}
+      if ('reason' in resolved) return yield {path: filePath, kind: 'skipped', reason: resolved.reason}
       const targetStats = fs.statSync(resolved.target)
       if (targetStats.isDirectory()) return
       stats = targetStats
     }
     const odd = oddKind(stats)
-    if (odd) return yield {path: filePath, kind: 'skipped', reason: `not linted: ${odd}, not a regular file`}
+    if (odd) return yield {path: filePath, kind: 'skipped', reason: `${odd}, not a regular file`}
     yield {path: filePath, kind: 'file'}
   }
 
@@ -144,7 +160,8 @@ export function* walk(options: WalkOptions): Generator<WalkEntry> {
       if (entry.name === 'node_modules') continue
       const entryPath = path.join(folderPath, entry.name)
       if (entry.isDirectory()) {
-        if (ignored.ignores(entryPath, true)) continue
+        // A glob's matches are named files, each checked against the ignore files on its own (as remark does).
+        if (!matches && ignored.ignores(entryPath, true)) continue
         // A glob that matches a folder takes all its files, as remark does.
         if (matches && matches(entryPath)) yield* folder(entryPath)
         else yield* folder(entryPath, matches)
@@ -171,6 +188,11 @@ export function* walk(options: WalkOptions): Generator<WalkEntry> {
       continue
     }
     const absolute = path.resolve(options.cwd, given)
+    const link = folderLinkOn(absolute, options.cwd, options.treeOf)
+    if (link) {
+      yield {path: absolute, kind: 'skipped', reason: `reached through the folder symlink ${link}, which planlint does not follow`}
+      continue
+    }
     const stats = fs.lstatSync(absolute)
     // A folder named on the command line is searched even through a symlink; the folders in it are not followed.
     if (stats.isDirectory() || (stats.isSymbolicLink() && fs.statSync(absolute).isDirectory())) {
