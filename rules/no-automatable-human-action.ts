@@ -1,4 +1,4 @@
-import {commandsIn, isLogin, isRunAsk, readRanges, type CommandAsk} from '../src/commands.js'
+import {commandsIn, isLogin, isLoginCheck, isRunAsk, readRanges, type CommandAsk} from '../src/commands.js'
 import type {Range} from '../src/model/text.js'
 import {blankTags, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -107,7 +107,7 @@ const approves = /\b(approv|aprob|aprueb)/i
 
 /** A command that only reads (`gh run list`, `flyctl releases`, `git log`): in an approval task, a status lookup beside the approval, not work. */
 function isLookup(words: string[]): boolean {
-  return ['cat', 'ls', 'head', 'tail', 'less', 'grep', 'rg', 'wc', 'jq', 'diff', 'find', 'echo'].includes(words[0]) || words.slice(1).some((word) => /^(list|ls|status|view|releases|logs?|show|get|describe|history|diff)$/.test(word))
+  return ['cat', 'ls', 'head', 'tail', 'less', 'grep', 'rg', 'wc', 'jq', 'diff', 'find', 'echo'].includes(words[0]) || isLoginCheck(words) || words.slice(1).some((word) => /^(view|releases|logs?|get|describe|history|diff)$/.test(word))
 }
 
 /** A sentence (or line) of prose with its offset; it ends at a line break or at `.`, `!`, `?` before a space, not at the dot of `.env` or `src/config.ts`. */
@@ -172,11 +172,15 @@ export default defineRule<Options>({
       if (taskType(task) !== 'checkpoint:human-action') continue
       const ranges = readRanges(task, notAsks)
       const approval = ranges.some(([start, end]) => approves.test(document.text.slice(start, end)))
-      const commands = commandsIn(document, ranges, morePrograms).filter(
+      const given = commandsIn(document, ranges, morePrograms)
+      // In a task that logs the person in, a command that only lists what the login reached is the login's check.
+      const logsIn = given.some((command) => isLogin(command.words))
+      const commands = given.filter(
         (command: CommandAsk) =>
           isRunAsk(command) &&
           !(approval && isLookup(command.words)) &&
           !isLogin(command.words) &&
+          !(logsIn && isLoginCheck(command.words)) &&
           !storesSecret(command.words) &&
           !agentDoes.test(command.context) &&
           !deviceWords.test(command.context) &&
