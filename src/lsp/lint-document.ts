@@ -46,25 +46,16 @@ export function documentLinter(session: LintSession, cwd: string) {
       })
     })
 
-  /**
-   * Lints `text` as the content of `filePath`; the messages are on the
-   * returned file. After parsing (half the work) it asks `stillWanted`, if
-   * given, and gives `undefined` without running the rules when the text is stale.
-   */
-  function lint(filePath: string, text: string): Promise<VFile>
-  function lint(filePath: string, text: string, stillWanted: () => Promise<boolean>): Promise<VFile | undefined>
-  async function lint(filePath: string, text: string, stillWanted?: () => Promise<boolean>): Promise<VFile | undefined> {
-    const loaded = await load(filePath)
-    if ('problem' in loaded) throw new ConfigurationError(loaded.problem)
-    const file = new VFile({path: filePath, cwd: path.dirname(filePath), value: text})
-    const tree = loaded.processor.parse(file)
-    if (stillWanted && !(await stillWanted())) return undefined
-    await loaded.processor.run(tree, file)
-    return file
-  }
-
   return {
-    lint,
+    /** Lints `text` as the content of `filePath`; the messages are on the returned file. */
+    async lint(filePath: string, text: string): Promise<VFile> {
+      const loaded = await load(filePath)
+      if ('problem' in loaded) throw new ConfigurationError(loaded.problem)
+      const file = new VFile({path: filePath, cwd: path.dirname(filePath), value: text})
+      const tree = loaded.processor.parse(file)
+      await loaded.processor.run(tree, file)
+      return file
+    },
     /** Whether the `.remarkignore` nearest above `filePath` ignores it (asked once per file until `reload`). */
     isIgnored(filePath: string): Promise<boolean> {
       let answer = ignored.get(filePath)
