@@ -140,7 +140,7 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     const snapshot = TextDocument.create(uri, document.languageId, document.version, document.getText())
     // The session learns the text here, once per lint rather than once per keystroke of a burst.
     if (session.openDocument(filePath, snapshot.getText())) scheduleRecheck(filePath, filePath)
-    if (await linter.isIgnored(filePath)) {
+    if (linter.isIgnored(filePath)) {
       // Ignored as remark and the CLI ignore it: no diagnostics (and none left over from before the ignore file said so).
       linted.delete(uri)
       await connection.sendDiagnostics({uri, version: snapshot.version, diagnostics: []})
