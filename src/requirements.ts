@@ -1,0 +1,108 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type {PlanGraph} from './graph/graph.js'
+import {normalizeNumber} from './graph/ids.js'
+
+/**
+ * A requirement id as GSD writes them (`AUTH-01`, `SB-UX-08`, `HUNT-05-ADV`):
+ * capitals and digits in two or more parts joined by `-`, `_` or `.`. Each
+ * part is one run of one class after a separator of another, so the scan is linear.
+ */
+const idPattern = /[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)+/g
+const wholeId = /^[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)+$/
+
+/** Whether a `requirements:` item is one requirement id and nothing else. */
+export function isRequirementId(text: string): boolean {
+  return wholeId.test(text)
+}
+
+/** A phase heading of ROADMAP.md (`### Phase 3: Billing`, `#### ~~Phase 14.1: …~~`), with its level and number. */
+const phaseHeading = /^(#{2,6})[ \t]+(?:[^\w\s]{1,8}[ \t]*)?Phase[ \t]+(\d+(?:\.\d+)*[a-z]?)\b/i
+/** The line that assigns requirements to the phase: `**Requirements**: A-01, A-02` or `**Requirements:** [A-01]`. */
+const requirementsLine = /^\*\*Requirements(?:\*\*:|:\*\*)[ \t]*(.*)$/
+
+/**
+ * The requirement ids ROADMAP.md assigns to each phase, by normalised phase
+ * number, read only where the document is unambiguous: a phase heading
+ * followed, inside its section, by a `**Requirements**:` line that is
+ * nothing but ids (a range such as `A-01..04`, a note, `TBD` make the phase
+ * unreadable, and it is left out). A phase that two headings describe (two
+ * milestones numbering from 1) is left out too.
+ */
+export function roadmapRequirements(text: string): Map<string, string[]> {
+  const found = new Map<string, string[] | null>()
+  let phase: string | undefined
+  let level = 0
+  let seen = false
+  for (const line of text.split('\n')) {
+    const heading = phaseHeading.exec(line)
+    if (heading) {
+      phase = normalizeNumber(heading[2])
+      level = heading[1].length
+      seen = false
+      continue
+    }
+    const other = /^(#{1,6})\s/.exec(line)
+    if (other && other[1].length <= level) phase = undefined
+    const assigned = phase !== undefined && !seen ? requirementsLine.exec(line.trimEnd()) : null
+    if (!assigned || phase === undefined) continue
+    seen = true
+    const tokens = assigned[1].replace(/^\[|\]$/g, '').split(/[,\s]+/).map((token) => token.replace(/^`|`$/g, '')).filter((token) => token !== '')
+    const readable = tokens.length > 0 && tokens.every((token) => wholeId.test(token))
+    found.set(phase, found.has(phase) || !readable ? null : tokens)
+  }
+  return new Map([...found].filter((entry): entry is [string, string[]] => entry[1] !== null))
+}
+
+/** The family of a requirement id: all but its last part (`AUTH` of `AUTH-07`, `SB-UX` of `SB-UX-01`). */
+export function idFamily(id: string): string {
+  return id.toUpperCase().replace(/[-_.][A-Z0-9]+$/, '')
+}
+
+/** Every id-shaped word of a text, upper-cased. */
+export function idsIn(text: string): Set<string> {
+  return new Set([...text.matchAll(idPattern)].map((match) => match[0].toUpperCase()))
+}
+
+/** What a planning tree's ROADMAP.md and REQUIREMENTS.md say of requirements; `undefined` for a document that is not there. */
+export interface PlanningRequirements {
+  /** Phase number → the ids ROADMAP.md assigns to it. */
+  roadmap?: Map<string, string[]>
+  /** The ids REQUIREMENTS.md (and the milestones' archived `*-REQUIREMENTS.md`) name, upper-cased. */
+  defined?: Set<string>
+  /** The families of those ids (`idFamily`). */
+  families?: Set<string>
+}
+
+const readText = (file: string) => {
+  try {
+    return fs.readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/** The requirements documents of the graph's planning tree, read once per graph (the graph is rebuilt when a Markdown file of the tree changes). */
+export function planningRequirements(graph: PlanGraph): PlanningRequirements {
+  return graph.memo('requirements', () => {
+    const roadmap = readText(path.join(graph.root, 'ROADMAP.md'))
+    const requirements = readText(path.join(graph.root, 'REQUIREMENTS.md'))
+    let defined: Set<string> | undefined
+    // Only a document that defines ids the way GSD's template does (`- [ ] **AUTH-01**: …`, or a table row) is read.
+    if (requirements !== undefined && /^\s*(?:[-*]\s+(?:\[[ xX]\]\s+)?\*\*|\|\s*\**)[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)+/m.test(requirements)) {
+      defined = idsIn(requirements)
+      const milestones = path.join(graph.root, 'milestones')
+      let archived: string[] = []
+      try {
+        archived = fs.readdirSync(milestones).filter((name) => /REQUIREMENTS\.md$/i.test(name))
+      } catch {
+        // No archived milestones.
+      }
+      for (const name of archived) for (const id of idsIn(readText(path.join(milestones, name)) ?? '')) defined.add(id)
+    }
+    return {
+      ...(roadmap === undefined ? {} : {roadmap: roadmapRequirements(roadmap)}),
+      ...(defined ? {defined, families: new Set([...defined].map(idFamily))} : {})
+    }
+  })
+}
