@@ -16,8 +16,11 @@ const byName = (a: PlanNode, b: PlanNode) => a.name.localeCompare(b.name, 'en', 
 function phasePlans(plans: PlanGraph, node: PlanNode): PlanNode[] | undefined {
   const folders = new Set(plans.nodes.filter((other) => other.phase === node.phase && path.dirname(other.directory) === path.dirname(node.directory)).map((other) => other.directory))
   if (folders.size !== 1) return undefined
-  const members = plans.inDirectory(node.directory).filter((other) => !other.superseded)
-  if (members.some((other) => other.summaryOnly) || !members.some((other) => (other.requirements?.length ?? 0) > 0)) return undefined
+  const inFolder = plans.inDirectory(node.directory)
+  const members = inFolder.filter((other) => !other.summaryOnly && !other.superseded)
+  const paired = new Set(inFolder.map((other) => (other.summaryOnly ? undefined : plans.summaryOf(other))))
+  const orphanSummary = inFolder.some((other) => other.summaryOnly && !paired.has(other))
+  if (orphanSummary || !members.some((other) => (other.requirements?.length ?? 0) > 0)) return undefined
   return members
 }
 

@@ -5,21 +5,19 @@ import {normalizeNumber} from './graph/ids.js'
 
 /**
  * A requirement id as GSD writes them (`AUTH-01`, `SB-UX-08`, `HUNT-05-ADV`):
- * capitals and digits in two or more parts joined by `-`, `_` or `.`. Each
- * part is one run of one class after a separator of another, so the scan is linear.
+ * capitals and digits in two or more parts joined by `-`, `_` or `.`.
  */
-const idPattern = /[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)+/g
 const wholeId = /^[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)+$/
 
 /** Whether a `requirements:` item is one requirement id and nothing else. */
 export function isRequirementId(text: string): boolean {
-  return wholeId.test(text)
+  return wholeId.test(text.toUpperCase())
 }
 
 /** A phase heading of ROADMAP.md (`### Phase 3: Billing`, `#### ~~Phase 14.1: …~~`), with its level and number. */
 const phaseHeading = /^(#{2,6})[ \t]+(?:[^\w\s]{1,8}[ \t]*)?Phase[ \t]+(\d+(?:\.\d+)*[a-z]?)\b/i
 /** The line that assigns requirements to the phase: `**Requirements**: A-01, A-02` or `**Requirements:** [A-01]`. */
-const requirementsLine = /^\*\*Requirements(?:\*\*:|:\*\*)[ \t]*(.*)$/
+const requirementsLine = /^\*\*Requirements(?:\*\*:|:\*\*)(.*)$/
 
 /**
  * The requirement ids ROADMAP.md assigns to each phase, by normalised phase
@@ -47,7 +45,7 @@ export function roadmapRequirements(text: string): Map<string, string[]> {
     const assigned = phase !== undefined && !seen ? requirementsLine.exec(line.trimEnd()) : null
     if (!assigned || phase === undefined) continue
     seen = true
-    const tokens = assigned[1].replace(/^\[|\]$/g, '').split(/[,\s]+/).map((token) => token.replace(/^`|`$/g, '')).filter((token) => token !== '')
+    const tokens = assigned[1].trim().replace(/^\[|\]$/g, '').split(/[,\s]+/).map((token) => token.replace(/^`|`$/g, '')).filter((token) => token !== '')
     const readable = tokens.length > 0 && tokens.every((token) => wholeId.test(token))
     found.set(phase, found.has(phase) || !readable ? null : tokens)
   }
@@ -59,10 +57,22 @@ export function idFamily(id: string): string {
   return id.toUpperCase().replace(/[-_.][A-Z0-9]+$/, '')
 }
 
-/** Every id-shaped word of a text, upper-cased. */
-export function idsIn(text: string): Set<string> {
-  return new Set([...text.matchAll(idPattern)].map((match) => match[0].toUpperCase()))
+/** A word's text without the separators around it (`AUTH-01.` at the end of a sentence is `AUTH-01`). */
+function trimSeparators(word: string): string {
+  let start = 0
+  let end = word.length
+  while (start < end && '-_.'.includes(word[start])) start++
+  while (end > start && '-_.'.includes(word[end - 1])) end--
+  return word.slice(start, end)
 }
+
+/** Every id-shaped word of a text, upper-cased (words split at anything an id cannot hold; ids compare case-insensitively). */
+export function idsIn(text: string): Set<string> {
+  return new Set(text.split(/[^\w.-]+/).map((word) => trimSeparators(word).toUpperCase()).filter((word) => wholeId.test(word)))
+}
+
+/** A line that defines a requirement the way GSD's template does (`- [ ] **AUTH-01**: …`), or a table row starting with an id. */
+const definingLine = /^[ \t]*(?:[-*][ \t]+(?:\[[ xX]\][ \t]+)?\*\*|\|[ \t]*\**)[A-Z][A-Z0-9]*[-_.][A-Z0-9]/
 
 /** What a planning tree's ROADMAP.md and REQUIREMENTS.md say of requirements; `undefined` for a document that is not there. */
 export interface PlanningRequirements {
@@ -89,7 +99,7 @@ export function planningRequirements(graph: PlanGraph): PlanningRequirements {
     const requirements = readText(path.join(graph.root, 'REQUIREMENTS.md'))
     let defined: Set<string> | undefined
     // Only a document that defines ids the way GSD's template does (`- [ ] **AUTH-01**: …`, or a table row) is read.
-    if (requirements !== undefined && /^\s*(?:[-*]\s+(?:\[[ xX]\]\s+)?\*\*|\|\s*\**)[A-Z][A-Z0-9]*(?:[-_.][A-Z0-9]+)+/m.test(requirements)) {
+    if (requirements !== undefined && requirements.split('\n').some((line) => definingLine.test(line))) {
       defined = idsIn(requirements)
       const milestones = path.join(graph.root, 'milestones')
       let archived: string[] = []
