@@ -20,6 +20,17 @@ function ordered(plans: PlanGraph, a: PlanNode, b: PlanNode): boolean {
   return plans.edges(a).some(({target}) => target === b) || plans.edges(b).some(({target}) => target === a)
 }
 
+/** Whether `.planning/config.json` turns plan-level parallel execution off (`parallelization: false`, `{enabled: false}` or `{plan_level: false}`). */
+function runsPlansInParallel(data: Record<string, unknown>): boolean {
+  const setting = data.parallelization
+  if (setting === false) return false
+  if (setting && typeof setting === 'object') {
+    const {enabled, plan_level: planLevel} = setting as Record<string, unknown>
+    return enabled !== false && planLevel !== false
+  }
+  return true
+}
+
 /**
  * Plans of one wave run at once, each in its own worktree, so two of them
  * that list the same file in `files_modified` or `files_deleted` edit it at
@@ -36,10 +47,10 @@ export default defineRule({
   severity: 'warning',
   kinds: ['plan'],
   defaultOptions: {},
-  check({document, graph, report}) {
+  check({document, graph, config, report}) {
     const plans = graph()
     const node = plans.planAt(document.path)
-    if (!node?.files || node.wave === undefined || node.superseded) return
+    if (!node?.files || node.wave === undefined || node.superseded || !runsPlansInParallel(config().data)) return
     const wave = node.wave
     // A plan still to run is compared with the plans still to run; one that has run, with those that ran (`--include-executed`).
     const state = plans.executionState(node)

@@ -66,9 +66,22 @@ function trimSeparators(word: string): string {
   return word.slice(start, end)
 }
 
-/** Every id-shaped word of a text, upper-cased (words split at anything an id cannot hold; ids compare case-insensitively). */
+/** The words of a text that could be ids, upper-cased (split at anything an id cannot hold; `…` read as `..`). */
+const wordsOf = (text: string) => text.replaceAll('…', '..').split(/[^\w.-]+/).map((word) => trimSeparators(word).toUpperCase())
+
+/** Every id-shaped word of a text, upper-cased (ids compare case-insensitively). */
 export function idsIn(text: string): Set<string> {
-  return new Set(text.split(/[^\w.-]+/).map((word) => trimSeparators(word).toUpperCase()).filter((word) => wholeId.test(word)))
+  return new Set(wordsOf(text).filter((word) => wholeId.test(word)))
+}
+
+/** The families a text names by a range (`E2E-TOOLING..E2E-SELECTORS`, `AUTH-01..04`): their members are not all written out. */
+function rangedFamilies(text: string): Set<string> {
+  const families = new Set<string>()
+  for (const word of wordsOf(text)) {
+    const first = word.split('..')[0]
+    if (word.includes('..') && wholeId.test(first)) families.add(idFamily(first))
+  }
+  return families
 }
 
 /** A line that defines a requirement the way GSD's template does (`- [ ] **AUTH-01**: …`), or a table row starting with an id. */
@@ -78,9 +91,9 @@ const definingLine = /^[ \t]*(?:[-*][ \t]+(?:\[[ xX]\][ \t]+)?\*\*|\|[ \t]*\**)[
 export interface PlanningRequirements {
   /** Phase number → the ids ROADMAP.md assigns to it. */
   roadmap?: Map<string, string[]>
-  /** The ids REQUIREMENTS.md (and the milestones' archived `*-REQUIREMENTS.md`) name, upper-cased. */
+  /** The ids REQUIREMENTS.md, ROADMAP.md (where the template says plans take them from) and the milestones' archived `*-REQUIREMENTS.md` name, upper-cased. */
   defined?: Set<string>
-  /** The families of those ids (`idFamily`). */
+  /** The families of those ids (`idFamily`), but those a range names (`AUTH-01..04`), whose members are not all written out. */
   families?: Set<string>
 }
 
@@ -98,9 +111,10 @@ export function planningRequirements(graph: PlanGraph): PlanningRequirements {
     const roadmap = readText(path.join(graph.root, 'ROADMAP.md'))
     const requirements = readText(path.join(graph.root, 'REQUIREMENTS.md'))
     let defined: Set<string> | undefined
+    let families: Set<string> | undefined
     // Only a document that defines ids the way GSD's template does (`- [ ] **AUTH-01**: …`, or a table row) is read.
     if (requirements !== undefined && requirements.split('\n').some((line) => definingLine.test(line))) {
-      defined = idsIn(requirements)
+      defined = new Set<string>()
       const milestones = path.join(graph.root, 'milestones')
       let archived: string[] = []
       try {
@@ -108,11 +122,14 @@ export function planningRequirements(graph: PlanGraph): PlanningRequirements {
       } catch {
         // No archived milestones.
       }
-      for (const name of archived) for (const id of idsIn(readText(path.join(milestones, name)) ?? '')) defined.add(id)
+      const texts = [requirements, roadmap ?? '', ...archived.map((name) => readText(path.join(milestones, name)) ?? '')]
+      for (const text of texts) for (const id of idsIn(text)) defined.add(id)
+      const ranged = new Set(texts.flatMap((text) => [...rangedFamilies(text)]))
+      families = new Set([...defined].map(idFamily).filter((family) => !ranged.has(family)))
     }
     return {
       ...(roadmap === undefined ? {} : {roadmap: roadmapRequirements(roadmap)}),
-      ...(defined ? {defined, families: new Set([...defined].map(idFamily))} : {})
+      ...(defined && families ? {defined, families} : {})
     }
   })
 }
