@@ -85,7 +85,15 @@ function rangedFamilies(text: string): Set<string> {
 }
 
 /** A line that defines a requirement the way GSD's template does (`- [ ] **AUTH-01**: …`), or a table row starting with an id. */
-const definingLine = /^[ \t]*(?:[-*][ \t]+(?:\[[ xX]\][ \t]+)?\*\*|\|[ \t]*\**)[A-Z][A-Z0-9]*[-_.][A-Z0-9]/
+const definingLine = /^[ \t]*(?:[-*][ \t]+(?:\[[ xX]\][ \t]+)?\*\*|\|[ \t]*\**)([A-Z][\w.-]*)/
+
+/** The ids REQUIREMENTS.md defines, one per defining line, as written. */
+function definedIds(text: string): string[] {
+  return text.split('\n').flatMap((line) => {
+    const id = trimSeparators(definingLine.exec(line)?.[1] ?? '')
+    return wholeId.test(id) ? [id] : []
+  })
+}
 
 /** What a planning tree's ROADMAP.md and REQUIREMENTS.md say of requirements; `undefined` for a document that is not there. */
 export interface PlanningRequirements {
@@ -93,7 +101,7 @@ export interface PlanningRequirements {
   roadmap?: Map<string, string[]>
   /** The ids REQUIREMENTS.md, ROADMAP.md (where the template says plans take them from) and the milestones' archived `*-REQUIREMENTS.md` name, upper-cased. */
   defined?: Set<string>
-  /** The families of those ids (`idFamily`), but those a range names (`AUTH-01..04`), whose members are not all written out. */
+  /** The families (`idFamily`) of the ids REQUIREMENTS.md defines line by line, but those a range names (`AUTH-01..04`), whose members are not all written out. */
   families?: Set<string>
 }
 
@@ -113,7 +121,8 @@ export function planningRequirements(graph: PlanGraph): PlanningRequirements {
     let defined: Set<string> | undefined
     let families: Set<string> | undefined
     // Only a document that defines ids the way GSD's template does (`- [ ] **AUTH-01**: …`, or a table row) is read.
-    if (requirements !== undefined && requirements.split('\n').some((line) => definingLine.test(line))) {
+    const defining = requirements === undefined ? [] : definedIds(requirements)
+    if (requirements !== undefined && defining.length > 0) {
       defined = new Set<string>()
       const milestones = path.join(graph.root, 'milestones')
       let archived: string[] = []
@@ -125,7 +134,8 @@ export function planningRequirements(graph: PlanGraph): PlanningRequirements {
       const texts = [requirements, roadmap ?? '', ...archived.map((name) => readText(path.join(milestones, name)) ?? '')]
       for (const text of texts) for (const id of idsIn(text)) defined.add(id)
       const ranged = new Set(texts.flatMap((text) => [...rangedFamilies(text)]))
-      families = new Set([...defined].map(idFamily).filter((family) => !ranged.has(family)))
+      // Families only of the ids REQUIREMENTS.md defines line by line: prose (`e-mail`) and other documents' ids name none.
+      families = new Set(defining.map(idFamily).filter((family) => !ranged.has(family)))
     }
     return {
       ...(roadmap === undefined ? {} : {roadmap: roadmapRequirements(roadmap)}),
