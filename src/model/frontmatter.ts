@@ -89,6 +89,9 @@ const openingFence = /^(?:\uFEFF)?---[ \t]*\r?\n/
 /** A closing `---` line; the leading newline is optional for an empty block. */
 const closingFence = /(?:^|\r?\n)---[ \t]*(?:\r?\n|$)/
 
+/** Whether the text's first line opens a frontmatter (closed or not). */
+export const opensFrontmatter = (text: string): boolean => openingFence.test(text)
+
 /** Finds and parses the YAML frontmatter at the very start of a document. */
 export function parseFrontmatter(text: string): Frontmatter | undefined {
   const opening = openingFence.exec(text)

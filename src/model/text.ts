@@ -49,8 +49,11 @@ export class LineIndex {
     return Math.min(start + column - 1, this.text.length)
   }
 
-  /** The line ending the text mostly uses, so inserted lines match it. */
+  /** The line ending the text mostly uses, so inserted lines match it (found once: every edit's check reads it). */
   get eol(): string {
-    return this.text.includes('\r\n') ? '\r\n' : '\n'
+    this.#eol ??= this.text.includes('\r\n') ? '\r\n' : '\n'
+    return this.#eol
   }
+
+  #eol: string | undefined
 }
