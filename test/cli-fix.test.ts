@@ -244,7 +244,7 @@ describe('--fix keeps what the file is', () => {
 })
 
 describe('--fix when it is killed, or runs twice at once', () => {
-  const fileCount = 60
+  const fileCount = 40
   /** Summaries whose completion marker is fixed (`## Research Complete` → `## RESEARCH COMPLETE`), in four phases, of different lengths. */
   const originals = new Map(
     Array.from({length: fileCount}, (_, index) => [
@@ -253,37 +253,37 @@ describe('--fix when it is killed, or runs twice at once', () => {
     ])
   )
   const fixedText = (text: string) => text.replace('## Research Complete', '## RESEARCH COMPLETE')
-  let tree: string
-
-  beforeEach(() => {
-    tree = writeTree([...originals].map(([file, text]) => ({path: file, text})), 'planlint-kill-')
-  })
-  afterEach(() => removeTree(tree))
-
-  const reset = () => {
-    for (const [file, text] of originals) fs.writeFileSync(path.join(tree, file), text)
+  /** A tree of the originals, and what the tests ask of it; each test has its own, so a test that timed out cannot touch the next one's. */
+  function plantedTree() {
+    const tree = writeTree([...originals].map(([file, text]) => ({path: file, text})), 'planlint-kill-')
+    const read = (file: string) => fs.readFileSync(path.join(tree, file), 'utf8')
+    return {
+      tree,
+      reset: () => {
+        for (const [file, text] of originals) fs.writeFileSync(path.join(tree, file), text)
+      },
+      /** The files that are neither their original nor their fixed text. */
+      torn: () => [...originals].filter(([file, text]) => read(file) !== text && read(file) !== fixedText(text)).map(([file]) => file),
+      fixedCount: () => [...originals].filter(([file, text]) => read(file) === fixedText(text)).length,
+      temporaries: () => fs.readdirSync(tree, {recursive: true}).map(String).filter((name) => name.includes('.planlint-')),
+      start: () => spawn(process.execPath, [cliBin, '--fix'], {cwd: tree, stdio: 'ignore'}),
+      /** Resolves when the first file of the tree is written (the run's write phase begins). */
+      firstWrite: () =>
+        new Promise<void>((resolve) => {
+          const watcher = fs.watch(path.join(tree, '.planning'), {recursive: true}, () => {
+            watcher.close()
+            resolve()
+          })
+        })
+    }
   }
-  /** The files of the tree that are neither their original nor their fixed text. */
-  const torn = () =>
-    [...originals].filter(([file, text]) => {
-      const now = fs.readFileSync(path.join(tree, file), 'utf8')
-      return now !== text && now !== fixedText(text)
-    })
-  const fixedCount = () => [...originals].filter(([file, text]) => fs.readFileSync(path.join(tree, file), 'utf8') === fixedText(text)).length
-  const temporaries = () => fs.readdirSync(tree, {recursive: true}).map(String).filter((name) => name.includes('.planlint-'))
-  const start = () => spawn(process.execPath, [cliBin, '--fix'], {cwd: tree, stdio: 'ignore'})
   const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-
-  /** Resolves when the first file of the tree is written (the run's write phase begins). */
-  const firstWrite = () =>
-    new Promise<void>((resolve) => {
-      const watcher = fs.watch(path.join(tree, '.planning'), {recursive: true}, () => {
-        watcher.close()
-        resolve()
-      })
-    })
+  let planted: ReturnType<typeof plantedTree>
+  afterEach(() => removeTree(planted.tree))
 
   it('leaves every file its original or its fixed text through 30 SIGKILLs, and the next run removes the temporary files', async () => {
+    planted = plantedTree()
+    const {reset, torn, fixedCount, temporaries, start, firstWrite} = planted
     // A run to its end measures how long writing takes; the kills fall anywhere in that time.
     const child = start()
     const began = firstWrite().then(() => performance.now())
@@ -311,7 +311,7 @@ describe('--fix when it is killed, or runs twice at once', () => {
         if (victim.kill('SIGKILL')) kills++
       }
       await done
-      expect(torn().map(([file]) => file)).toEqual([])
+      expect(torn()).toEqual([])
       const count = fixedCount()
       if (count > 0 && count < fileCount) partial++
     }
@@ -321,16 +321,18 @@ describe('--fix when it is killed, or runs twice at once', () => {
     await exited(start())
     expect(fixedCount()).toBe(fileCount)
     expect(temporaries()).toEqual([])
-  }, 240_000)
+  }, 600_000)
 
   it('two runs at once: each file is only ever its original or its fixed text, and ends fixed', async () => {
+    planted = plantedTree()
+    const {torn, fixedCount, temporaries, start} = planted
     const runs = [start(), start()]
     const codes = Promise.all(runs.map(exited))
     let finished = false
     void codes.then(() => (finished = true))
     const seen: string[] = []
     while (!finished) {
-      seen.push(...torn().map(([file]) => file))
+      seen.push(...torn())
       await new Promise((resolve) => setTimeout(resolve, 2))
     }
     expect(seen).toEqual([])
