@@ -11,6 +11,8 @@ export interface AutomatableWork {
   tool: string
   /** Flagged even when the sentence names a secret (an env file the person would write a key into). */
   despiteSecrets?: boolean
+  /** A sentence that also matches this (case-insensitive) is not this work. */
+  unless?: string
 }
 
 interface Options {
@@ -54,7 +56,8 @@ const builtInWork: AutomatableWork[] = [
   // An env file is written by the agent even when a secret goes into it: the person pastes the secret, the agent writes the file.
   {pattern: String.raw`\b(create|edit|update|write|add|open|paste|fill|put)\b[^.\n]{0,40}(?<![\w)])\.env\b|(创建|新建|编辑|填写|写入)[^。\n]{0,20}\.env\b`, work: 'create or edit files', tool: 'the Write tool', despiteSecrets: true},
   // A migration pasted into a web SQL editor: the agent applies it with `supabase db push` or psql.
-  {pattern: String.raw`\b(sql[ -]?editor|supabase studio)\b`, work: 'run SQL in a web SQL editor', tool: '`supabase db push` or psql'},
+  // Not what was done there ("backfill applied via the SQL Editor"), which a note may quote.
+  {pattern: String.raw`\b(sql[ -]?editor|supabase studio)\b`, work: 'run SQL in a web SQL editor', tool: '`supabase db push` or psql', unless: String.raw`\b(applied|ran|executed|aplicad[ao]s?|ejecutad[ao]s?)\b`},
   {
     pattern: String.raw`^[^a-z]{0,12}commit\b|\b(push|merge)\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?|pr|pull request)\b|\b(close|edit|publish)\b[^.\n]{0,20}\b(pr|pull request|release)\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\bdependabot\b`,
     work: 'do git work (commit, push, merge)',
@@ -164,7 +167,7 @@ export default defineRule<Options>({
     }
   },
   check({document, options, report}) {
-    const work = [...builtInWork, ...options.automatable].map((item) => ({...item, regexp: new RegExp(item.pattern, 'i')}))
+    const work = [...builtInWork, ...options.automatable].map((item) => ({...item, regexp: new RegExp(item.pattern, 'i'), except: item.unless === undefined ? undefined : new RegExp(item.unless, 'i')}))
     const legitimate = [...builtInLegitimate, ...options.legitimate].map((pattern) => new RegExp(pattern, 'i'))
     const morePrograms = new Set(options.commands)
     let prose: string | undefined
@@ -196,7 +199,7 @@ export default defineRule<Options>({
       for (const sentence of sentences) {
         if (agentDoes.test(sentence.text) || legitimate.some((pattern) => pattern.test(sentence.text))) continue
         const namesSecret = secretAsks.some((pattern) => pattern.test(sentence.text))
-        const item = work.find((candidate) => (candidate.despiteSecrets === true || !namesSecret) && candidate.regexp.test(sentence.text))
+        const item = work.find((candidate) => (candidate.despiteSecrets === true || !namesSecret) && candidate.regexp.test(sentence.text) && !candidate.except?.test(sentence.text))
         if (!item) continue
         const text = sentence.text.trim()
         const start = sentence.start + sentence.text.indexOf(text)
