@@ -15,6 +15,7 @@
 //   synthetic   generated trees of 100 to 10,000 plans (a chain, and a dense graph:
 //               every plan waits for every plan of the phase before): cost per plan
 //               at the largest size over the smallest, and peak RSS              goal <= 1.5x, flat
+//   graph       `planlint graph` (Mermaid) on that tree vs linting it, both fresh processes  goal <= 1x
 //   lsp         the language server on the ~20 KB plan of that tree: 50 one-character edits
 //               100 ms apart, change-to-diagnostics p95 vs remark parsing the same
 //               text; the newest version only, no backlog                          goal <= 50 ms
@@ -243,6 +244,16 @@ if (selected('rss')) {
   } else if (coldRss !== undefined) {
     row(`peak RSS, cold CLI on ${treeName} (all trees: --whole-corpus)`, `${Math.round(coldRss)} MB`, '', '', '', '<= 250 MB', coldRss <= 250)
   }
+}
+
+if (haveTree && selected('graph')) {
+  // Issue 14: drawing a tree's graph costs no more than linting it; both fresh processes of the built CLI.
+  const {subject, anchor} = compare(
+    () => command([cliBin, 'graph', '.planning'], tree),
+    () => command([cliBin, '--format', 'json', '.planning'], tree)
+  )
+  row(`planlint graph, ${treeName}`, seconds(subject.wallMs), `planlint lint ${seconds(anchor.wallMs)}`,
+    ratio(subject.wallMs, anchor.wallMs), '', '<= 1x', subject.wallMs <= anchor.wallMs)
 }
 
 const pad = (number) => String(number).padStart(2, '0')
