@@ -1,12 +1,10 @@
 import path from 'node:path'
 import type {Root} from 'mdast'
 import type {Plugin, Processor} from 'unified'
-import {lintRule} from 'unified-lint-rule'
 import type {VFile} from 'vfile'
 import {documentOfTree, type PlanDocument} from './model/document.js'
-import {messageRange} from './edits.js'
-import {defineRule, docsUrl, runRule, type Finding, type RuleDefinition, type RuleSpec, type RunSettings} from './rule.js'
-import {processSession, type LintSession} from './session.js'
+import {defineRule, docsUrl, type RuleDefinition, type RuleSpec, type RunSettings} from './rule.js'
+import {processSession, type FileLintOptions, type LintFinding, type LintSession} from './session.js'
 
 /** A remark plugin for one planlint rule; `rule` is its framework-independent definition. */
 export type RemarkLintRule = Plugin<[unknown?], Root> & {rule: RuleDefinition<any>}
@@ -39,18 +37,24 @@ export function documentOf(tree: Root, file: VFile): PlanDocument {
   return documentOfTree(tree, String(file.value), file.path ? path.resolve(file.cwd, file.path) : undefined)
 }
 
-function toMessage(file: VFile, document: PlanDocument, finding: Finding) {
-  const place = messageRange(finding)
-  const message = file.message(finding.message, {
-    place: {start: document.lines.point(place[0]), end: document.lines.point(place[1])}
-  })
+/** A finding as a remark message: `place` where it shows, `actual` the text there and `expected` the replacement(s) when it has edits, and `planlint` the edits themselves. */
+function toMessage(file: VFile, text: string, finding: LintFinding): void {
+  const message = file.message(finding.message, {place: {start: finding.start, end: finding.end}, ruleId: finding.ruleId, source: 'planlint'})
+  message.fatal = finding.severity === 'error'
+  message.url = finding.url
   const edits = finding.fix ? [finding.fix] : finding.suggestions
   if (edits && edits.length > 0) {
-    message.actual = document.text.slice(place[0], place[1])
+    message.actual = text.slice(finding.place[0], finding.place[1])
     message.expected = edits.map((edit) => edit.text)
   }
   Object.assign(message, {planlint: {fix: finding.fix, suggestions: finding.suggestions, severity: finding.severity}})
-  return message
+}
+
+/** Lints a file with `options` through its processor's session, the tree remark made shared by every planlint plugin of the processor. */
+function lintTree(processor: Processor, tree: Root, file: VFile, options: FileLintOptions): void {
+  const text = String(file.value)
+  const filePath = file.path ? path.resolve(file.cwd, file.path) : path.resolve('unnamed.md')
+  for (const finding of sessionOf(processor).lint(filePath, text, {...options, settings: runSettingsOf(processor), tree})) toMessage(file, text, finding)
 }
 
 declare module 'unified' {
@@ -72,8 +76,6 @@ export function sessionOf(processor: Processor): LintSession {
   return processor.data(sessionKey) ?? processSession()
 }
 
-type LintTransform = (tree: Root, file: VFile, next: (error?: Error) => void) => void
-
 /** The message for options that do not fit a rule's schema, in every front end that reports in words (remark, the CLI). */
 export function invalidOptionsMessage(rule: RuleDefinition<any>, problem: string): string {
   return `Invalid options for planlint rule \`${rule.id}\`: ${problem}`
@@ -81,29 +83,17 @@ export function invalidOptionsMessage(rule: RuleDefinition<any>, problem: string
 
 /**
  * Turns a rule definition (or a spec, which it defines first) into a
- * remark-lint style plugin (`[severity, options]`). Options that do not fit
- * the rule's schema become one fatal message per file, naming the rule and
- * the option, and the rule does not run.
+ * remark-lint style plugin (`[severity, options]`) that runs it through
+ * `LintSession.lint`. Options that do not fit the rule's schema become one
+ * fatal message per file, naming the rule and the option, and the rule does
+ * not run.
  */
 export function remarkRule<Options extends object>(given: RuleDefinition<Options> | RuleSpec<Options>): RemarkLintRule {
   const rule: RuleDefinition<Options> = 'optionsProblem' in given ? given : defineRule(given)
-  const lintIn = (session: LintSession, settings: RunSettings | undefined) =>
-    lintRule({origin: `planlint:${rule.id}`, url: docsUrl(rule.id)}, (tree: Root, file: VFile, options: unknown) => {
-      const document = documentOf(tree, file)
-      runRule(
-        rule,
-        document,
-        options,
-        session,
-        (finding) => toMessage(file, document, finding),
-        // A rule that throws must not take the file (or the run) down with it.
-        (reason, error) => file.message(reason, {place: {line: 1, column: 1}, cause: error instanceof Error ? error : undefined}),
-        settings
-      )
-    }) as unknown as (config: unknown) => LintTransform | undefined
   const plugin = function (this: Processor, config?: unknown) {
     const {level, options} = ruleSetting(rule, config)
-    const problem = level > 0 && options !== undefined ? rule.optionsProblem(options) : undefined
+    if (level === 0) return
+    const problem = options !== undefined ? rule.optionsProblem(options) : undefined
     if (problem !== undefined) {
       return (_tree: Root, file: VFile) => {
         const message = file.message(invalidOptionsMessage(rule, problem), {place: {line: 1, column: 1}, ruleId: rule.id, source: 'planlint'})
@@ -112,21 +102,19 @@ export function remarkRule<Options extends object>(given: RuleDefinition<Options
         Object.assign(message, {planlint: {invalidOptions: true}})
       }
     }
-    const transform = lintIn(sessionOf(this), runSettingsOf(this))([level, options])
-    if (!transform) return
-    return (tree: Root, file: VFile, next: (error?: Error) => void) => {
-      const before = file.messages.length
-      transform(tree, file, (error) => {
-        for (const message of file.messages.slice(before)) {
-          const planlint = (message as {planlint?: {severity?: string}}).planlint
-          if (planlint?.severity === 'error') message.fatal = true
-          if (planlint?.severity === 'warning') message.fatal = false
-        }
-        next(error)
-      })
-    }
+    const enabled = [{rule, level, options}]
+    return (tree: Root, file: VFile) => lintTree(this, tree, file, {rules: enabled})
   } as RemarkLintRule
   Object.defineProperty(plugin, 'name', {value: `planlint:${rule.id}`})
   plugin.rule = rule as RuleDefinition<any>
   return plugin
 }
+
+/** `planlint:suppression` (see `src/suppression-check.ts`), last in every preset: `[severity]` as the rules take it, a warning by default. */
+export const remarkSuppressionCheck = function (this: Processor, config?: unknown) {
+  const setting = Array.isArray(config) ? config[0] : config
+  const level = setting === undefined || !severityWords.has(setting) ? 1 : severityLevels[String(setting === 'on' || setting === true ? 1 : setting)]
+  if (level === 0) return
+  return (tree: Root, file: VFile) => lintTree(this, tree, file, {rules: [], suppressions: level})
+} as Plugin<[unknown?], Root>
+Object.defineProperty(remarkSuppressionCheck, 'name', {value: 'planlint:suppression'})

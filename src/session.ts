@@ -1,8 +1,14 @@
 import path from 'node:path'
+import type {Root} from 'mdast'
+import {rules} from '../rules/index.js'
 import {readPlanningConfig, type PlanningConfig} from './config.js'
+import {messageRange} from './edits.js'
 import {PlanGraph, planNodeFromText, scanTree, type PlanNode, type TreeFiles} from './graph/graph.js'
 import type {Frontmatter} from './model/frontmatter.js'
-import type {PlanDocument} from './model/document.js'
+import {buildDocument, documentOfTree, type PlanDocument} from './model/document.js'
+import type {Point, Range} from './model/text.js'
+import {docsUrl, runRule, type Finding, type RuleDefinition, type RunSettings, type Severity} from './rule.js'
+import {suppressionDocsUrl, unusedSuppressions} from './suppression-check.js'
 
 export interface SessionOptions {
   /**
@@ -10,6 +16,41 @@ export interface SessionOptions {
    * ancestor belongs to the planning tree of the deepest such folder.
    */
   roots?: Iterable<string>
+}
+
+/** A rule as a file's configuration turns it on: `level` 1 is a warning, 2 an error (remark-lint's levels). */
+export interface EnabledRule {
+  rule: RuleDefinition<any>
+  level: 1 | 2
+  /** The configured options, merged over the rule's defaults when it runs; already checked against its schema. */
+  options?: unknown
+}
+
+/** What `LintSession.lint` runs on a file, and on what. */
+export interface FileLintOptions {
+  /** The rules to run, in order; every rule at its default when absent. */
+  rules?: readonly EnabledRule[]
+  /** The level of the unused-suppression check (`planlint:suppression`), run after the rules; 0 turns it off. Default: 1 when `rules` is absent, else 0. */
+  suppressions?: 0 | 1 | 2
+  /** `settings.planlint` of the configuration, and the CLI's flags (`--include-executed`). */
+  settings?: RunSettings
+  /** The front end's syntax tree of `text`, when it has one (remark, ESLint): its code regions and headings are used, and its rules share one document model. */
+  tree?: Root
+  /** False when the front end read the frontmatter as Markdown (ESLint without `frontmatter: "yaml"`): headings then come from planlint's own scan. */
+  treeHasFrontmatter?: boolean
+}
+
+/** One message of `LintSession.lint`: a rule's finding, with the rule, the severity it has and where it shows. */
+export interface LintFinding extends Finding {
+  /** The rule's id (`suppression` for the unused-suppression check). */
+  ruleId: string
+  severity: Severity
+  /** Where the message shows: the fix's range, else the first suggestion's, else the finding's (`messageRange`). */
+  place: Range
+  start: Point
+  end: Point
+  /** The rule's docs page. */
+  url: string
 }
 
 /** What a session knows of one planning tree. */
@@ -42,6 +83,41 @@ export class LintSession {
 
   constructor(options: SessionOptions = {}) {
     for (const root of options.roots ?? []) this.addRoot(root)
+  }
+
+  /**
+   * Lints one file's text: the one call every front end makes (the CLI, the
+   * fix loop, the hook, the remark plugins, the ESLint rules). Findings come
+   * in rule order, each rule's in the order it reported them. A rule that
+   * throws is one finding at 1:1 naming the rule; the other rules still run.
+   */
+  lint(filePath: string, text: string, options: FileLintOptions = {}): LintFinding[] {
+    const absolute = path.resolve(filePath)
+    const document = options.tree ? documentOfTree(options.tree, text, absolute, options.treeHasFrontmatter ?? true) : buildDocument(text, absolute)
+    const findings: LintFinding[] = []
+    const add = (ruleId: string, url: string, severity: Severity, finding: Finding) => {
+      const place = messageRange(finding)
+      findings.push({...finding, ruleId, severity, place, start: document.lines.point(place[0]), end: document.lines.point(place[1]), url})
+    }
+    const enabled = options.rules ?? Object.values(rules).map((rule): EnabledRule => ({rule, level: rule.severity === 'error' ? 2 : 1}))
+    for (const {rule, level, options: ruleOptions} of enabled) {
+      const url = docsUrl(rule.id)
+      const ruleSeverity: Severity = level === 2 ? 'error' : 'warning'
+      runRule(
+        rule,
+        document,
+        ruleOptions,
+        this,
+        (finding) => add(rule.id, url, finding.severity ?? ruleSeverity, finding),
+        (message) => add(rule.id, url, ruleSeverity, {message, range: [0, 0]}),
+        options.settings
+      )
+    }
+    const suppressions = options.suppressions ?? (options.rules ? 0 : 1)
+    if (suppressions > 0) {
+      for (const finding of unusedSuppressions(document, this, options.settings)) add('suppression', suppressionDocsUrl, suppressions === 2 ? 'error' : 'warning', finding)
+    }
+    return findings
   }
 
   /** Adds a folder given on a command line (see `SessionOptions.roots`). */

@@ -1,12 +1,8 @@
-import type {Root} from 'mdast'
-import type {Plugin, Processor} from 'unified'
-import {lintRule} from 'unified-lint-rule'
-import type {VFile} from 'vfile'
 import {rules} from '../rules/index.js'
 import {closestFirst, isNearMiss} from './distance.js'
 import type {Directive} from './model/directives.js'
-import {documentOf, runSettingsOf, sessionOf} from './remark.js'
-import {docsBaseUrl, isReported, type RunSettings} from './rule.js'
+import type {PlanDocument} from './model/document.js'
+import {docsBaseUrl, isReported, type Finding, type RunSettings} from './rule.js'
 import type {LintSession} from './session.js'
 import {suppressedBy} from './suppression.js'
 
@@ -24,11 +20,12 @@ const label = (directive: Directive) => (directive.syntax === 'planlint' ? `plan
  * remark-lint's `lint` comments are shared with remark-lint, so only their
  * planlint rule ids are checked. Plans the rules do not report on (they have
  * run) are not checked either: no comment in them can suppress anything.
+ * `LintSession.lint` runs this after the rules; the remark plugin is
+ * `remarkSuppressionCheck` (`src/remark.ts`).
  */
-const check = (session: LintSession, settings: RunSettings | undefined) => lintRule({origin: 'planlint:suppression', url: suppressionDocsUrl}, (tree: Root, file: VFile) => {
-  const document = documentOf(tree, file)
-  if (document.kind === 'other' || !isReported(document, session, settings)) return
-  const point = (offset: number) => document.lines.point(offset)
+export function unusedSuppressions(document: PlanDocument, session: LintSession, settings: RunSettings | undefined): Finding[] {
+  if (document.kind === 'other' || !isReported(document, session, settings)) return []
+  const findings: Finding[] = []
   for (const directive of document.directives) {
     const used = suppressedBy(document, directive)
     const comment = label(directive)
@@ -37,28 +34,21 @@ const check = (session: LintSession, settings: RunSettings | undefined) => lintR
         if (knownRuleIds.includes(id)) continue
         const closest = closestFirst(id, knownRuleIds)[0]
         const hint = closest && isNearMiss(id, closest) ? `did you mean \`${closest}\`?` : 'see the rule list in the planlint docs'
-        file.message(`\`${id}\` is no planlint rule; ${hint}`, {place: {start: point(range[0]), end: point(range[1])}})
+        findings.push({message: `\`${id}\` is no planlint rule; ${hint}`, range})
       }
     }
     if (directive.kind === 'enable') continue
     const named = directive.ruleIds.filter(({id}) => knownRuleIds.includes(id))
     if (directive.ruleIds.length === 0 && directive.syntax === 'planlint' && used.size === 0) {
-      file.message(`This \`${comment}\` comment suppresses no message; remove it`, {
-        place: {start: point(directive.range[0]), end: point(directive.range[1])}
-      })
+      findings.push({message: `This \`${comment}\` comment suppresses no message; remove it`, range: directive.range})
     }
     for (const {id, range} of named) {
       if (used.has(id)) continue
-      file.message(`This \`${comment}\` comment suppresses no \`${id}\` message; remove \`${id}\` from it`, {
-        place: {start: point(range[0]), end: point(range[1])}
-      })
+      findings.push({message: `This \`${comment}\` comment suppresses no \`${id}\` message; remove \`${id}\` from it`, range})
     }
   }
-})
+  return findings
+}
 
-const suppressionCheck = function (this: Processor, config?: unknown) {
-  return (check(sessionOf(this), runSettingsOf(this)) as unknown as (config?: unknown) => unknown)(config)
-} as Plugin<[unknown?], Root>
-Object.defineProperty(suppressionCheck, 'name', {value: 'planlint:suppression'})
+export {remarkSuppressionCheck as default} from './remark.js'
 
-export default suppressionCheck

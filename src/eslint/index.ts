@@ -1,13 +1,12 @@
 import markdown, {type MarkdownRuleDefinition} from '@eslint/markdown'
 import type {ESLint, Linter} from 'eslint'
 import {rules, type RuleId} from '../../rules/index.js'
-import {describeEdit, messageRange} from '../edits.js'
-import {documentOfTree} from '../model/document.js'
+import {describeEdit} from '../edits.js'
 import type {PlanlintPreset, RuleSetting} from '../presets/define.js'
 import {presets} from '../presets/index.js'
 import {ruleSetting} from '../remark.js'
-import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition, type RunSettings} from '../rule.js'
-import {processSession} from '../session.js'
+import {docsUrl, type Edit, type RuleDefinition, type RunSettings} from '../rule.js'
+import {processSession, type LintFinding} from '../session.js'
 import {version} from '../version.js'
 
 /**
@@ -35,12 +34,11 @@ export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
     },
     create(context) {
       const {sourceCode} = context
-      const loc = (range: [number, number]) => ({start: sourceCode.getLocFromIndex(range[0]), end: sourceCode.getLocFromIndex(range[1])})
       const asFix = (edit: Edit) => (fixer: {replaceTextRange(range: [number, number], text: string): unknown}) =>
         fixer.replaceTextRange(edit.range, edit.text) as never
-      const report = (finding: Finding) =>
+      const report = (finding: LintFinding) =>
         context.report({
-          loc: loc(messageRange(finding)),
+          loc: {start: sourceCode.getLocFromIndex(finding.place[0]), end: sourceCode.getLocFromIndex(finding.place[1])},
           message: finding.message,
           ...(finding.fix ? {fix: asFix(finding.fix)} : {}),
           ...(finding.suggestions
@@ -50,18 +48,16 @@ export function eslintRule(rule: RuleDefinition<any>): PlanlintEslintRule {
       return {
         root(tree) {
           // Without `frontmatter: "yaml"` the language reads frontmatter as Markdown (a `---` rule, a setext heading).
-          const frontmatterAsYaml = tree.children[0]?.type === 'yaml' || !sourceCode.text.startsWith('---')
-          const document = documentOfTree(tree, sourceCode.text, context.physicalFilename, frontmatterAsYaml)
-          runRule(
-            rule,
-            document,
-            context.options[0],
-            processSession(),
-            report,
-            (message) => context.report({loc: {line: 1, column: 0}, message}),
+          const treeHasFrontmatter = tree.children[0]?.type === 'yaml' || !sourceCode.text.startsWith('---')
+          // ESLint sets the severity; the level only tells `lint` to run the rule.
+          const findings = processSession().lint(context.physicalFilename, sourceCode.text, {
+            rules: [{rule, level: 2, options: context.options[0]}],
+            tree,
+            treeHasFrontmatter,
             // ESLint's shared settings, as in a remark configuration: `settings: {planlint: {includeExecuted: true}}`.
-            (context.settings as {planlint?: RunSettings} | undefined)?.planlint
-          )
+            settings: (context.settings as {planlint?: RunSettings} | undefined)?.planlint
+          })
+          for (const finding of findings) report(finding)
         }
       }
     }
