@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {GraphJson, PlanView} from '../src/graph/render-model.js'
-import {planlint, repository} from './support/cli.js'
+import {planlint, repository, run} from './support/cli.js'
 import {corpus, corpusPresent} from './support/corpus.js'
 import {graphInProcess, graphvizInstalled, mermaidParser, renderDot} from './support/graph.js'
 import {removeTree, writeTree} from './support/tree.js'
@@ -104,18 +104,18 @@ describe('planlint graph --format json', () => {
 
 describe('planlint graph --format mermaid (the default)', () => {
   it('is accepted by Mermaid, with every mark in the labels and cycles in red', async () => {
-    const run = planlint(root, 'graph')
-    expect(run.code, run.stderr).toBe(0)
+    const drawn = planlint(root, 'graph')
+    expect(drawn.code, drawn.stderr).toBe(0)
     const mermaid = await mermaidParser()
-    await expect(mermaid.parse(run.stdout)).resolves.toMatchObject({diagramType: 'flowchart-v2'})
-    expect(run.stdout).toContain('["01-01 · Bucket<br/>✓ executed"]')
-    expect(run.stdout).toContain('{{"01-05 · Pick a store<br/>⏸ checkpoint"}}')
-    expect(run.stdout).toContain('⊘ superseded')
-    expect(run.stdout).toContain('⚠ wave 2, implied 3')
-    expect(run.stdout).toMatch(/\["missing: 02-09<br\/>names no plan of this planning tree"\]/)
-    expect(run.stdout).toMatch(/linkStyle \d+,\d+ stroke:#c62828/)
+    await expect(mermaid.parse(drawn.stdout)).resolves.toMatchObject({diagramType: 'flowchart-v2'})
+    expect(drawn.stdout).toContain('["01-01 · Bucket<br/>✓ executed"]')
+    expect(drawn.stdout).toContain('{{"01-05 · Pick a store<br/>⚑ checkpoint"}}')
+    expect(drawn.stdout).toContain('⊘ superseded')
+    expect(drawn.stdout).toContain('⚠ wave 2, implied 3')
+    expect(drawn.stdout).toMatch(/\["missing: 02-09<br\/>names no plan of this planning tree"\]/)
+    expect(drawn.stdout).toMatch(/linkStyle \d+,\d+ stroke:#c62828/)
     // The hostile title is entities only: nothing in it closes the label or reaches the HTML.
-    expect(run.stdout).toContain('#34;Q#34; [b] {c} (d) #60;script#62;x#60;/script#62; #35;1 #96;t#96; #38; end | a#92;b')
+    expect(drawn.stdout).toContain('#34;Q#34; [b] {c} (d) #60;script#62;x#60;/script#62; #35;1 #96;t#96; #38; end | a#92;b')
   })
 
   it('accepts the bundled examples', async () => {
@@ -156,6 +156,12 @@ describe.skipIf(!graphvizInstalled)('planlint graph --format dot', () => {
     expect(rendered.svg).toContain('⚠ wave 2, implied 3')
     expect(rendered.svg).toContain('missing: 02&#45;09')
     expect(rendered.svg).toMatch(/stroke="#c62828"/)
+  })
+
+  it("draws docs/graph.md's picture: scripts/graph-image.mjs gives the committed SVG", () => {
+    const check = run(process.execPath, ['scripts/graph-image.mjs', '--check'], repository)
+    expect(check.stdout, check.stderr).toBe('docs/images/graph-example.svg is up to date\n')
+    expect(check.code).toBe(0)
   })
 
   it('renders the bundled examples', async () => {

@@ -13,7 +13,7 @@ function planLines(plan: PlanView): string[] {
   if (plan.summaryOnly) marks.push('✓ executed (plan file removed)')
   else if (plan.state === 'executed') marks.push('✓ executed')
   else if (plan.state === 'superseded') marks.push('⊘ superseded')
-  if (plan.checkpoint) marks.push('⏸ checkpoint')
+  if (plan.checkpoint) marks.push('⚑ checkpoint')
   if (plan.cycle) marks.push('⟳ on a dependency cycle')
   if (plan.waveMismatch) marks.push(plan.impliedWave === null ? `⚠ wave ${plan.declaredWave} is out of order` : `⚠ wave ${plan.declaredWave}, implied ${plan.impliedWave}`)
   return [plan.title === null ? plan.id : `${plan.id} · ${plan.title}`, ...marks]
