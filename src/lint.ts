@@ -48,6 +48,17 @@ const progressPlugin = (onFileLinted: () => void) => () => () => onFileLinted()
 
 const hasGlob = (value: string) => /[*?[\]{}]/.test(value)
 
+/** unified-engine options for a run whose files are handed back, not written or reported (the messages stay on the files). */
+export const unreportedRun = {
+  out: false,
+  output: false,
+  silent: true,
+  quiet: false,
+  color: false,
+  reporter: () => '',
+  streamError: {write: () => true} as unknown as NodeJS.WriteStream
+}
+
 /**
  * Lints files with remark and the planlint rules, configured like remark-cli:
  * a `.remarkrc*` or `package.json#remarkConfig` when one is found, the
@@ -84,13 +95,7 @@ export async function lintFiles(options: LintOptions): Promise<VFile[]> {
         // Shared settings, merged over those of the configuration files (where `settings.planlint` says the same).
         ...(options.includeExecuted ? {settings: {planlint: {includeExecuted: true}}} : {}),
         silentlyIgnore: options.silentlyIgnore,
-        out: false,
-        output: false,
-        silent: true,
-        quiet: false,
-        color: false,
-        reporter: () => '',
-        streamError: {write: () => true} as unknown as NodeJS.WriteStream
+        ...unreportedRun
       },
       (error, _code, context) => {
         if (error) reject(new UsageError(error.message.split('\n')[0]))

@@ -180,13 +180,24 @@ export class LintSession {
     return config
   }
 
-  /** Registers the text of a document open in an editor (on every change): it wins over its file on disk. */
-  openDocument(filePath: string, text: string): void {
+  /**
+   * Registers the text of a document open in an editor (on every change): it
+   * wins over its file on disk. Returns whether the tree's graph facts changed,
+   * that is whether the other documents of the tree may lint differently now.
+   */
+  openDocument(filePath: string, text: string): boolean {
     const absolute = path.resolve(filePath)
+    const open = this.openDocuments.get(absolute)
     // Re-checking the other open documents of a tree hands in their texts unchanged: the graphs built still hold.
-    if (this.openDocuments.get(absolute)?.text === text) return
-    this.openDocuments.set(absolute, {text, node: planNodeFromText(absolute, text)})
+    if (open?.text === text) return false
+    const node = planNodeFromText(absolute, text)
+    this.openDocuments.set(absolute, {text, node})
+    // An edit outside the frontmatter (a task's body, typing) changes no graph fact: the graph built, and all it resolved, still holds.
+    const graph = this.trees.get(this.planningRootOf(absolute))?.graph
+    const known = open ? open.node : graph?.byPath.get(absolute)
+    if ((open || graph) && JSON.stringify(known) === JSON.stringify(node)) return false
     this.dropGraphOf(absolute)
+    return true
   }
 
   /** Forgets an open document's text: its file on disk counts again. */

@@ -7,6 +7,10 @@ import {
   CodeActionRequest,
   createProtocolConnection,
   DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
+  FileChangeType,
+  RegistrationRequest,
   DidOpenTextDocumentNotification,
   DidChangeConfigurationNotification,
   DocumentFormattingRequest,
@@ -21,8 +25,10 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
   type Diagnostic,
-  type ProtocolConnection
+  type ProtocolConnection,
+  type Registration
 } from 'vscode-languageserver-protocol/node'
+import {LintSession} from '../src/session.js'
 import {languageServerBin} from './support/cli.js'
 import {brokenPlan, planWith, removeTree, writeTree} from './support/tree.js'
 
@@ -31,6 +37,10 @@ const phase = '.planning/phases/01-storage'
 /** A client talking to the server over stdio, keeping the latest diagnostics per document. */
 class Client {
   readonly diagnostics = new Map<string, Diagnostic[]>()
+  /** Every publication, in the order they arrived, with the version of the text it is for. */
+  readonly published: Array<{uri: string; version: number | undefined; count: number}> = []
+  /** What the server asked the client to watch (`client/registerCapability`). */
+  readonly registrations: Registration[] = []
   capabilities: ServerCapabilities = {}
   /** How often the server asked for the client's settings; the answer is `[null]`, as eglot, Helix and Neovim give when nothing is set. */
   configurationRequests = 0
@@ -38,10 +48,14 @@ class Client {
   private versions = new Map<string, number>()
 
   constructor(readonly server: ChildProcessWithoutNullStreams, readonly connection: ProtocolConnection) {
-    connection.onNotification(PublishDiagnosticsNotification.type, ({uri, diagnostics}) => {
+    connection.onNotification(PublishDiagnosticsNotification.type, ({uri, version, diagnostics}) => {
+      this.published.push({uri, version, count: diagnostics.length})
       // In source order (the server lists them rule by rule).
       this.diagnostics.set(uri, [...diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character))
       for (const wake of this.waiters.splice(0)) wake()
+    })
+    connection.onRequest(RegistrationRequest.type, ({registrations}) => {
+      this.registrations.push(...registrations)
     })
     connection.onRequest(ConfigurationRequest.type, (params) => {
       this.configurationRequests++
@@ -51,8 +65,8 @@ class Client {
   }
 
   /** Resolves with a document's diagnostics once `test` accepts them. */
-  async until(uri: string, test: (diagnostics: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
-    const deadline = Date.now() + 30_000
+  async until(uri: string, test: (diagnostics: Diagnostic[]) => boolean, timeoutMs = 30_000): Promise<Diagnostic[]> {
+    const deadline = Date.now() + timeoutMs
     while (!(this.diagnostics.has(uri) && test(this.diagnostics.get(uri)!))) {
       if (Date.now() > deadline) throw new Error(`no matching diagnostics for ${uri}: ${JSON.stringify(this.diagnostics.get(uri))}`)
       await new Promise<void>((resolve) => {
@@ -73,6 +87,15 @@ class Client {
     this.versions.set(uri, version)
     return this.connection.sendNotification(DidChangeTextDocumentNotification.type, {textDocument: {uri, version}, contentChanges: [{text}]})
   }
+
+  /** Types `text` at `line`:`character`, as an editor sends a keystroke (an incremental change); returns the new version. */
+  type(uri: string, line: number, character: number, text: string): number {
+    const version = (this.versions.get(uri) ?? 1) + 1
+    this.versions.set(uri, version)
+    const at = {line, character}
+    void this.connection.sendNotification(DidChangeTextDocumentNotification.type, {textDocument: {uri, version}, contentChanges: [{range: {start: at, end: at}, text}]})
+    return version
+  }
 }
 
 async function startClient(root: string): Promise<Client> {
@@ -84,7 +107,10 @@ async function startClient(root: string): Promise<Client> {
     processId: process.pid,
     rootUri,
     workspaceFolders: [{uri: rootUri, name: 'fixture'}],
-    capabilities: {workspace: {configuration: true}, textDocument: {codeAction: {resolveSupport: {properties: ['edit']}}}}
+    capabilities: {
+      workspace: {configuration: true, didChangeWatchedFiles: {dynamicRegistration: true}},
+      textDocument: {codeAction: {resolveSupport: {properties: ['edit']}}}
+    }
   })
   expect(result.capabilities.codeActionProvider).toBeTruthy()
   client.capabilities = result.capabilities
@@ -177,6 +203,11 @@ describe('planlint-language-server over stdio', {timeout: 90_000}, () => {
 
   it('survives client quirks: a didOpen whose uri is not a string, a [null] configuration answer', async () => {
     await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {textDocument: {uri: 42 as never, languageId: 'markdown', version: 1, text: brokenPlan}})
+    await client.connection.sendNotification(DidChangeTextDocumentNotification.type, {textDocument: {uri: 42 as never, version: 2}, contentChanges: [{text: brokenPlan}]})
+    await client.connection.sendNotification(DidCloseTextDocumentNotification.type, {textDocument: {uri: 42 as never}})
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {textDocument: {uri: {path: '/x.md'} as never, languageId: 'markdown', version: 1, text: brokenPlan}})
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {} as never)
+    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {changes: [{uri: 7 as never, type: FileChangeType.Changed}]})
     await client.connection.sendNotification(DidChangeConfigurationNotification.type, {settings: null})
     expect(client.configurationRequests).toBeGreaterThan(0)
     // Still alive, still linting.
@@ -246,6 +277,105 @@ describe('planlint-language-server with a .remarkrc', {timeout: 90_000}, () => {
       expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['auto-select-option'])
     } finally {
       stop(client)
+      removeTree(root)
+    }
+  })
+})
+
+describe('planlint-language-server with a .remarkignore', {timeout: 90_000}, () => {
+  it('gives an ignored plan no diagnostics, as the CLI skips it, and lints it once the ignore file no longer says so', async () => {
+    const root = writeTree([
+      {path: 'package.json', text: '{"name": "fixture", "private": true}\n'},
+      {path: '.remarkignore', text: '.planning/archive/\n'}
+    ])
+    const client = await startClient(root)
+    try {
+      // The server asks to watch files once initialized: by the time a plan is linted, it has.
+      const other = pathToFileURL(path.join(root, phase, '01-05-PLAN.md')).href
+      await client.open(other, planWith('05', []))
+      await client.until(other, () => true)
+      expect(client.registrations.flatMap((registration) => (registration.registerOptions as {watchers: Array<{globPattern: string}>}).watchers.map((watcher) => watcher.globPattern))).toContain(
+        '**/.remarkignore'
+      )
+      const archived = pathToFileURL(path.join(root, '.planning/archive/01-storage/01-01-PLAN.md')).href
+      const current = pathToFileURL(path.join(root, phase, '01-01-PLAN.md')).href
+      await client.open(archived, brokenPlan)
+      await client.open(current, brokenPlan)
+      await client.until(current, (list) => list.length === 2)
+      expect(await client.until(archived, () => true)).toEqual([])
+      // The ignore file changes on disk; the client's watcher says so.
+      fs.writeFileSync(path.join(root, '.remarkignore'), '')
+      await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, {
+        changes: [{uri: pathToFileURL(path.join(root, '.remarkignore')).href, type: FileChangeType.Changed}]
+      })
+      const diagnostics = await client.until(archived, (list) => list.length > 0)
+      expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['autonomous-flag', 'auto-select-option'])
+    } finally {
+      stop(client)
+      removeTree(root)
+    }
+  })
+})
+
+describe('planlint-language-server under a burst of edits to a 1 MB plan', {timeout: 180_000}, () => {
+  it('answers a request sent in the middle of the burst before it lints the burst, and lints only the newest version', async () => {
+    const paragraphs = Array.from({length: 12_000}, (_, index) => `Paragraph ${index} says how the storage layer keeps uploads in the chosen object store.\n`)
+    const big = planWith('01', []) + '\n## Notes\n\n' + paragraphs.join('\n')
+    expect(big.length).toBeGreaterThan(1_000_000)
+    const root = writeTree([{path: 'package.json', text: '{"name": "fixture", "private": true}\n'}])
+    const client = await startClient(root)
+    try {
+      const planUri = pathToFileURL(path.join(root, phase, '01-01-PLAN.md')).href
+      const lastLine = big.split('\n').length - 1
+      // Opened and typed into at once: the burst arrives while the server reads the plan.
+      void client.open(planUri, big)
+      const publishedFor = () => client.published.filter((entry) => entry.uri === planUri).map((entry) => entry.version)
+      let answer: Promise<{actions: unknown; publishedBefore: unknown[]}> | undefined
+      let version = 1
+      for (let index = 0; index < 200; index++) {
+        version = client.type(planUri, lastLine, index, 'x')
+        if (index === 99) {
+          answer = client.connection
+            .sendRequest(CodeActionRequest.type, {textDocument: {uri: planUri}, range: {start: {line: 0, character: 0}, end: {line: 0, character: 0}}, context: {diagnostics: []}})
+            .then((actions) => ({actions, publishedBefore: publishedFor()}))
+        }
+      }
+      // The request was answered before any version of the burst was linted (its answer: nothing linted, nothing to offer yet)...
+      expect(await answer).toEqual({actions: [], publishedBefore: []})
+      await client.until(planUri, () => publishedFor().includes(version), 150_000)
+      // ...and the only version linted to the end is the newest: not one lint per edit, no backlog.
+      expect(publishedFor()).toEqual([version])
+      expect(client.server.exitCode).toBeNull()
+    } finally {
+      stop(client)
+      removeTree(root)
+    }
+  })
+})
+
+describe("the language server's session keeps a tree's graph facts while a plan's body is typed", () => {
+  it('keeps the graph when an edit changes no frontmatter, and builds it again when the frontmatter changes', () => {
+    const root = writeTree([
+      {path: `${phase}/01-01-PLAN.md`, text: planWith('01', [])},
+      {path: `${phase}/01-02-PLAN.md`, text: planWith('02', ['01-01'])}
+    ])
+    try {
+      const session = new LintSession()
+      const plan = path.join(root, phase, '01-02-PLAN.md')
+      const text = planWith('02', ['01-01'])
+      expect(session.openDocument(plan, text)).toBe(true)
+      const graph = session.graphFor(plan, text)
+      // Typing in a task's body: the same graph, with what it resolved.
+      const typed = text.replace('Run the migration.', 'Run the migration, then check it.')
+      expect(session.openDocument(plan, typed)).toBe(false)
+      expect(session.graphFor(plan, typed)).toBe(graph)
+      // A new dependency is a new graph fact: the tree's other open plans need a re-check.
+      const depending = typed.replace('depends_on: ["01-01"]', 'depends_on: ["01-01", "01-03"]')
+      expect(session.openDocument(plan, depending)).toBe(true)
+      const rebuilt = session.graphFor(plan, depending)
+      expect(rebuilt).not.toBe(graph)
+      expect(rebuilt.planAt(plan)?.dependsOn.map((entry) => entry.text)).toEqual(['01-01', '01-03'])
+    } finally {
       removeTree(root)
     }
   })

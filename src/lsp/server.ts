@@ -4,6 +4,7 @@ import {
   CodeActionKind,
   createConnection,
   DiagnosticSeverity,
+  DidChangeWatchedFilesNotification,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
@@ -50,10 +51,10 @@ interface Linted {
   messages: VFileMessage[]
 }
 
-/** Per open document: whether a lint is running, and whether the text changed since it started. */
+/** Per open document: whether a lint of it is running, and whether it is due for one (a change, a re-check) not yet under way. */
 interface LintState {
   running: boolean
-  again: boolean
+  due: boolean
 }
 
 const filePathOf = (uri: unknown) => {
@@ -66,6 +67,12 @@ const filePathOf = (uri: unknown) => {
 }
 
 const inPlanningTree = (filePath: string) => path.dirname(filePath).split(path.sep).includes('.planning')
+
+/** Files whose change changes what every document gets: configurations and ignore files. */
+const isConfigurationFile = (filePath: string) => {
+  const name = path.basename(filePath)
+  return name.startsWith('.remarkrc') || name === 'package.json' || name === '.remarkignore'
+}
 
 function rangeOf(message: VFileMessage): Range {
   const place = message.place
@@ -96,9 +103,15 @@ const overlaps = (a: Range, b: Range) => !before(a.end, b.start) && !before(b.en
  * the cross-file rules. It has no formatting capability (planlint is a
  * linter: no request but an explicit code action changes a text), lints only
  * documents in planning trees unless the client's `planlint.allMarkdown`
- * setting widens it, lints only the newest version of a document (changes
- * that arrive while a lint runs are linted once, together, after it), and
- * logs what goes wrong instead of exiting.
+ * setting widens it or a `.remarkignore` ignores them, lints only the newest
+ * version of a document (changes that arrive while a lint runs are linted
+ * once, together, after it; a lint whose text was replaced while it parsed
+ * stops there), and logs what goes wrong instead of exiting. What it knows of
+ * the planning trees (their plans' graph facts) is read once and kept: typing
+ * in a plan's body changes no graph fact, so only an edit of its frontmatter
+ * re-checks the tree's other open plans (once the typing pauses), and only a
+ * file changed on disk (saved, or reported by the client's file watcher) is
+ * read again.
  */
 export function startLanguageServer(connection: Connection = createConnection(ProposedFeatures.all)): Connection {
   const documents = new TextDocuments(TextDocument)
@@ -106,6 +119,8 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
   let linter = documentLinter(session, process.cwd())
   let settings: Settings = {allMarkdown: false}
   let askForSettings = false
+  /** Whether the client can watch files for the server (what changes on disk: other plans, configurations, ignore files). */
+  let watchesFiles = false
   /** Whether the client resolves a code action's edit when it is picked (else the fix-all edit comes with the action). */
   let resolvesEdits = false
   const linted = new Map<string, Linted>()
@@ -121,9 +136,19 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     const document = documents.get(uri)
     if (!document) return
     const snapshot = TextDocument.create(uri, document.languageId, document.version, document.getText())
-    let file: VFile
+    if (await linter.isIgnored(filePath)) {
+      // Ignored as remark and the CLI ignore it: no diagnostics (and none left over from before the ignore file said so).
+      linted.delete(uri)
+      await connection.sendDiagnostics({uri, version: snapshot.version, diagnostics: []})
+      return
+    }
+    const current = async () => {
+      await settled(uri)
+      return documents.get(uri)?.version === snapshot.version
+    }
+    let file: VFile | undefined
     try {
-      file = await linter.lint(filePath, snapshot.getText())
+      file = await linter.lint(filePath, snapshot.getText(), current)
     } catch (error) {
       if (!(error instanceof ConfigurationError)) throw error
       linted.delete(uri)
@@ -135,7 +160,7 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
       })
       return
     }
-    if (documents.get(uri)?.version !== snapshot.version) return
+    if (!file || documents.get(uri)?.version !== snapshot.version) return
     const messages = file.messages.filter((message) => message.fatal !== null && message.fatal !== undefined)
     linted.set(uri, {document: snapshot, messages})
     await connection.sendDiagnostics({uri, version: snapshot.version, diagnostics: messages.map(diagnosticOf)})
@@ -146,20 +171,19 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     const filePath = filePathOf(uri)
     if (!filePath || !wanted(filePath)) return
     let state = states.get(uri)
-    if (!state) states.set(uri, (state = {running: false, again: false}))
-    if (state.running) {
-      state.again = true
-      return
-    }
+    if (!state) states.set(uri, (state = {running: false, due: false}))
+    state.due = true
+    if (state.running) return
     const current = state
     current.running = true
     void (async () => {
       try {
-        do {
-          current.again = false
+        while (current.due && documents.get(uri)) {
           await settled(uri)
+          // What arrived while settling is in this lint: it needs no other.
+          current.due = false
           await lintOnce(uri, filePath)
-        } while (current.again && documents.get(uri))
+        }
       } catch (error) {
         log(`could not lint ${filePath}`, error)
       } finally {
@@ -182,15 +206,15 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     } while (documents.get(uri)?.version !== version)
   }
 
-  /** Re-checks the other open documents of a planning tree once changes in it pause. */
-  function scheduleRecheck(filePath: string): void {
+  /** Re-checks the open documents of a planning tree (but the one whose change caused it) once changes in the tree pause. */
+  function scheduleRecheck(filePath: string, except?: string): void {
     const root = session.planningRootOf(filePath)
     clearTimeout(recheckTimers.get(root))
     const timer = setTimeout(() => {
       recheckTimers.delete(root)
       for (const other of documents.all()) {
         const otherPath = filePathOf(other.uri)
-        if (otherPath && otherPath !== filePath && session.planningRootOf(otherPath) === root) schedule(other.uri)
+        if (otherPath && otherPath !== except && session.planningRootOf(otherPath) === root) schedule(other.uri)
       }
     }, recheckDelayMs)
     recheckTimers.set(root, timer)
@@ -199,9 +223,21 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
   function changed(document: TextDocument): void {
     const filePath = filePathOf(document.uri)
     if (!filePath) return
-    session.openDocument(filePath, document.getText())
+    const factsChanged = session.openDocument(filePath, document.getText())
     schedule(document.uri)
-    scheduleRecheck(filePath)
+    if (factsChanged) scheduleRecheck(filePath, filePath)
+  }
+
+  /** Files changed on disk: they are read again, and the documents they bear on re-checked. */
+  function changedOnDisk(filePaths: string[]): void {
+    if (filePaths.some(isConfigurationFile)) {
+      linter.reload()
+      for (const document of documents.all()) schedule(document.uri)
+    }
+    for (const filePath of filePaths) {
+      session.invalidate(filePath)
+      scheduleRecheck(filePath)
+    }
   }
 
   async function refreshSettings(): Promise<void> {
@@ -219,6 +255,7 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     if (folder) linter = documentLinter(session, folder)
     settings = settingsFrom(params.initializationOptions, settings)
     askForSettings = params.capabilities?.workspace?.configuration === true
+    watchesFiles = params.capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration === true
     resolvesEdits = params.capabilities?.textDocument?.codeAction?.resolveSupport?.properties?.includes('edit') === true
     return {
       capabilities: {
@@ -230,6 +267,15 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
   })
 
   connection.onInitialized(async () => {
+    if (watchesFiles) {
+      try {
+        await connection.client.register(DidChangeWatchedFilesNotification.type, {
+          watchers: ['**/*.md', '**/.remarkrc*', '**/.remarkignore', '**/package.json', '**/.planning/config.json'].map((globPattern) => ({globPattern}))
+        })
+      } catch (error) {
+        log('could not watch files', error)
+      }
+    }
     await refreshSettings()
     for (const document of documents.all()) schedule(document.uri)
   })
@@ -253,14 +299,11 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
   documents.onDidSave(({document}) => {
     const filePath = filePathOf(document.uri)
     if (!filePath) return
-    // A saved configuration changes what every document gets; a saved plan is on disk for the other trees' graphs too.
-    const name = path.basename(filePath)
-    if (name.startsWith('.remarkrc') || name === 'package.json') {
-      linter.reload()
-      for (const other of documents.all()) schedule(other.uri)
-    }
-    session.invalidate(filePath)
+    // A saved configuration changes what every document gets; a saved plan's buffer counted already, but its file is read again.
+    if (isConfigurationFile(filePath)) changedOnDisk([filePath])
+    else session.invalidate(filePath)
   })
+  connection.onDidChangeWatchedFiles(({changes}) => changedOnDisk(changes.flatMap(({uri}) => filePathOf(uri) ?? [])))
 
   connection.onCodeAction(async (params) => {
     const entry = linted.get(params.textDocument.uri)
