@@ -22,6 +22,7 @@ import {planlintDataOf} from '../lint.js'
 import type {Edit} from '../rule.js'
 import {LintSession} from '../session.js'
 import {ConfigurationError, documentLinter} from './lint-document.js'
+import {navigationCapabilities, registerNavigation} from './navigation.js'
 
 /** The kind of the "fix all planlint problems" source action (`source.fixAll` is what editors run on save). */
 const fixAllKind = `${CodeActionKind.SourceFixAll}.planlint`
@@ -116,6 +117,7 @@ const overlaps = (a: Range, b: Range) => !before(a.end, b.start) && !before(b.en
 export function startLanguageServer(connection: Connection = createConnection(ProposedFeatures.all)): Connection {
   const documents = new TextDocuments(TextDocument)
   const session = new LintSession()
+  registerNavigation(connection, documents, session)
   let linter = documentLinter(session, process.cwd())
   let settings: Settings = {allMarkdown: false}
   let askForSettings = false
@@ -260,7 +262,8 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     return {
       capabilities: {
         textDocumentSync: {openClose: true, change: TextDocumentSyncKind.Incremental, save: {includeText: false}},
-        codeActionProvider: {codeActionKinds: [CodeActionKind.QuickFix, fixAllKind], resolveProvider: true}
+        codeActionProvider: {codeActionKinds: [CodeActionKind.QuickFix, fixAllKind], resolveProvider: true},
+        ...navigationCapabilities
       },
       serverInfo: {name: 'planlint-language-server'}
     }
