@@ -240,7 +240,8 @@ export class LintSession {
       for (const [filePath, {node}] of this.openDocuments) {
         if (!filePath.startsWith(root + path.sep)) continue
         if (node) nodes.set(filePath, node)
-        else nodes.delete(filePath)
+        // A summary is known by its name alone (see `scanTree`): open in an editor, it still records its plan as run.
+        else if (!nodes.get(filePath)?.summaryOnly) nodes.delete(filePath)
       }
       tree.graph = new PlanGraph(root, [...nodes.values()])
     }

@@ -379,4 +379,21 @@ describe("the language server's session keeps a tree's graph facts while a plan'
       removeTree(root)
     }
   })
+
+  it('keeps a summary open in the editor as the record of its plan', () => {
+    const root = writeTree([
+      {path: `${phase}/01-01-PLAN.md`, text: planWith('01', [])},
+      {path: `${phase}/01-01-SUMMARY.md`, text: '---\nphase: 01-storage\nplan: 01\n---\n\n# Summary\n'}
+    ])
+    try {
+      const session = new LintSession()
+      const plan = path.join(root, phase, '01-01-PLAN.md')
+      const summary = path.join(root, phase, '01-01-SUMMARY.md')
+      session.openDocument(summary, '---\nphase: 01-storage\nplan: 01\n---\n\n# Summary\n\nAll done.\n')
+      const graph = session.graphFor(plan, planWith('01', []))
+      expect(graph.executionState(graph.planAt(plan)!)).toBe('executed')
+    } finally {
+      removeTree(root)
+    }
+  })
 })

@@ -138,6 +138,8 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     const document = documents.get(uri)
     if (!document) return
     const snapshot = TextDocument.create(uri, document.languageId, document.version, document.getText())
+    // The session learns the text here, once per lint rather than once per keystroke of a burst.
+    if (session.openDocument(filePath, snapshot.getText())) scheduleRecheck(filePath, filePath)
     if (await linter.isIgnored(filePath)) {
       // Ignored as remark and the CLI ignore it: no diagnostics (and none left over from before the ignore file said so).
       linted.delete(uri)
@@ -222,14 +224,6 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     recheckTimers.set(root, timer)
   }
 
-  function changed(document: TextDocument): void {
-    const filePath = filePathOf(document.uri)
-    if (!filePath) return
-    const factsChanged = session.openDocument(filePath, document.getText())
-    schedule(document.uri)
-    if (factsChanged) scheduleRecheck(filePath, filePath)
-  }
-
   /** Files changed on disk: they are read again, and the documents they bear on re-checked. */
   function changedOnDisk(filePaths: string[]): void {
     if (filePaths.some(isConfigurationFile)) {
@@ -289,7 +283,7 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     for (const document of documents.all()) schedule(document.uri)
   })
 
-  documents.onDidChangeContent(({document}) => changed(document))
+  documents.onDidChangeContent(({document}) => schedule(document.uri))
   documents.onDidClose(({document}) => {
     const filePath = filePathOf(document.uri)
     linted.delete(document.uri)
