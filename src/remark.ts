@@ -38,7 +38,7 @@ export function documentOf(tree: Root, file: VFile): PlanDocument {
 }
 
 /** A finding as a remark message: `place` where it shows, `actual` the text there and `expected` the replacement(s) when it has edits, and `planlint` the edits themselves. */
-function toMessage(file: VFile, text: string, finding: LintFinding): void {
+export function addMessage(file: VFile, text: string, finding: LintFinding): void {
   const message = file.message(finding.message, {place: {start: finding.start, end: finding.end}, ruleId: finding.ruleId, source: 'planlint'})
   message.fatal = finding.severity === 'error'
   message.url = finding.url
@@ -54,7 +54,7 @@ function toMessage(file: VFile, text: string, finding: LintFinding): void {
 function lintTree(processor: Processor, tree: Root, file: VFile, options: FileLintOptions): void {
   const text = String(file.value)
   const filePath = file.path ? path.resolve(file.cwd, file.path) : path.resolve('unnamed.md')
-  for (const finding of sessionOf(processor).lint(filePath, text, {...options, settings: runSettingsOf(processor), tree})) toMessage(file, text, finding)
+  for (const finding of sessionOf(processor).lint(filePath, text, {...options, settings: runSettingsOf(processor), tree})) addMessage(file, text, finding)
 }
 
 declare module 'unified' {
@@ -110,10 +110,16 @@ export function remarkRule<Options extends object>(given: RuleDefinition<Options
   return plugin
 }
 
-/** `planlint:suppression` (see `src/suppression-check.ts`), last in every preset: `[severity]` as the rules take it, a warning by default. */
+/** The level `planlint:suppression` runs at: remark-lint's severity (`'error'`, `['off']`), a warning by default (it has no options). */
+export function suppressionLevel(config: unknown): 0 | 1 | 2 {
+  const severity = Array.isArray(config) ? config[0] : config
+  if (severity === undefined || severity === 'on' || severity === true || !severityWords.has(severity)) return 1
+  return severityLevels[String(severity)]
+}
+
+/** `planlint:suppression` (see `src/suppression-check.ts`), last in every preset. */
 export const remarkSuppressionCheck = function (this: Processor, config?: unknown) {
-  const setting = Array.isArray(config) ? config[0] : config
-  const level = setting === undefined || !severityWords.has(setting) ? 1 : severityLevels[String(setting === 'on' || setting === true ? 1 : setting)]
+  const level = suppressionLevel(config)
   if (level === 0) return
   return (tree: Root, file: VFile) => lintTree(this, tree, file, {rules: [], suppressions: level})
 } as Plugin<[unknown?], Root>

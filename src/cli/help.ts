@@ -34,6 +34,7 @@ Options:
   --fix-dry-run         print the fixes as a unified diff; write nothing
   --rule <id>           with --fix: apply only this rule's fixes (repeatable)
   --include-executed    also report on plans that have run (have a SUMMARY) or are superseded
+  --max-file-size <n>   skip files over n bytes (or 512KB, 8MB) with one message (default: 5MB)
   -h, --help            show this help
   -v, --version         show the version
 

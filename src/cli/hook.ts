@@ -108,18 +108,17 @@ export async function runHook(input: string, io: CliIo): Promise<number> {
   if (plans.length === 0) return 0
   try {
     // Loaded only now: the hook runs after every file an agent writes, and most are not plans.
-    const [{lintFiles}, {toResults, ruleDocsUrl}, {processingFailure}] = await Promise.all([
-      import('../lint.js'),
-      import('../reporters/result.js'),
-      import('./engine-messages.js')
-    ])
-    const files = await lintFiles({paths: plans, cwd, silentlyIgnore: true})
-    const failure = processingFailure(files, cwd)
-    if (failure) {
-      io.stderr(`planlint hook: ${failure}; nothing reported\n`)
+    const [{lintEach, vfileOf, ProcessingFailure}, {toResults, ruleDocsUrl}] = await Promise.all([import('../lint.js'), import('../reporters/result.js')])
+    const results: Array<{name: string; result: LintResult}> = []
+    try {
+      await lintEach({paths: plans, cwd, silentlyIgnore: true}, (file) => {
+        for (const result of toResults([vfileOf(file, cwd)])) results.push({name: path.relative(cwd, result.filePath) || result.filePath, result})
+      })
+    } catch (error) {
+      if (!(error instanceof ProcessingFailure)) throw error
+      io.stderr(`planlint hook: ${error.message}; nothing reported\n`)
       return 0
     }
-    const results = toResults(files).map((result) => ({name: path.relative(cwd, result.filePath) || result.filePath, result}))
     const response = hookResponse(results, ruleDocsUrl)
     if (response) io.stdout(JSON.stringify(response) + '\n')
   } catch (error) {

@@ -3,10 +3,11 @@ import path from 'node:path'
 import {parseArgs} from 'node:util'
 import picomatch from 'picomatch'
 import type {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
 import {rules} from '../../rules/index.js'
 import {fixFiles, type FixRun} from '../fix.js'
 import {reportFixes} from './fix-report.js'
-import {lintFiles, UsageError} from '../lint.js'
+import {isIgnoredNotice, lintEach, UsageError, vfileOf} from '../lint.js'
 import {isPresetName, presets} from '../presets/index.js'
 import {formatGithub, formatGithubSummary} from '../reporters/github.js'
 import {formatJson} from '../reporters/json.js'
@@ -15,8 +16,8 @@ import {formatSarif} from '../reporters/sarif.js'
 import {formatStylish} from '../reporters/stylish.js'
 import {version} from '../version.js'
 import {formatNames, help} from './help.js'
-import {isIgnoredNotice, processingFailure} from './engine-messages.js'
-import {configLoader, enabledRules, printConfig} from './print-config.js'
+import {printConfig} from './print-config.js'
+import {hasGlob} from './walk.js'
 import {colorEnabled, hyperlinksEnabled, progressLine} from './terminal.js'
 
 interface FormatOptions {
@@ -68,6 +69,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         'fix-dry-run': {type: 'boolean', default: false},
         rule: {type: 'string', multiple: true},
         'include-executed': {type: 'boolean', default: false},
+        'max-file-size': {type: 'string'},
         help: {type: 'boolean', short: 'h'},
         version: {type: 'boolean', short: 'v'}
       }
@@ -117,6 +119,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`planlint: unknown rule \`${unknownRule}\` for --rule\n`)
     return 2
   }
+  const maxFileSize = values['max-file-size'] === undefined ? undefined : byteCount(values['max-file-size'])
+  if (maxFileSize === null) {
+    io.stderr(`planlint: --max-file-size takes a size in bytes (or with KB or MB), not \`${values['max-file-size']}\`\n`)
+    return 2
+  }
   const env = io.env ?? {}
   const preset = values.preset as keyof typeof presets | undefined
   const progress = progressLine(io.stderr, io.stderrIsTTY ?? false)
@@ -133,22 +140,32 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       config: values.config,
       includeExecuted: values['include-executed'],
       silentlyIgnore: values['no-warn-ignored'],
+      maxFileSize,
+      requireRules: true,
       onFileLinted: progress.tick
     }
     let fixRun: FixRun | undefined
     let writeFailures = 0
+    let results: LintResult[] = []
+    let linted: string[] = []
     if (fixing) {
       fixRun = await fixFiles({...lintOptions, rules: fixRules, errorsOnly: values.quiet, dryRun: values['fix-dry-run']})
       writeFailures = reportFixes(fixRun, {dryRun: values['fix-dry-run'], io, format})
+      results = toResults(fixRun.files.map(ignoredAsWarning), values.quiet)
+      linted = results.map((result) => result.filePath)
+    } else {
+      // File by file: each file's messages are kept, not its text.
+      await lintEach(lintOptions, (file) => {
+        linted.push(file.path)
+        results.push(...toResults([ignoredAsWarning(vfileOf(file, io.cwd))], values.quiet))
+      })
     }
-    const files = fixRun?.files ?? (await lintFiles(lintOptions))
     progress.stop()
-    const failure = processingFailure(files, io.cwd) ?? (await nothingChecked(files, paths, lintOptions, !values['no-error-on-unmatched-pattern']))
-    if (failure) {
-      io.stderr(`planlint: ${failure}\n`)
+    const unmatched = values['no-error-on-unmatched-pattern'] ? undefined : unmatchedPath(linted, paths, io.cwd)
+    if (unmatched) {
+      io.stderr(`planlint: no files match \`${unmatched}\` (use --no-error-on-unmatched-pattern to allow this)\n`)
       return 2
     }
-    const results = toResults(files.map(ignoredAsWarning), values.quiet)
     if (fixRun && values['fix-dry-run'] && format === 'json') {
       // ESLint's --fix-dry-run JSON: the fixed source as `output` on each changed file.
       for (const result of results) {
@@ -206,51 +223,30 @@ function writeReport(filePath: string, report: string): void {
  * (remark reports it as an error); `--no-warn-ignored` drops it altogether.
  */
 function ignoredAsWarning(file: VFile): VFile {
-  for (const message of file.messages) {
-    if (!isIgnoredNotice(message)) continue
+  for (const message of file.messages.filter((message: VFileMessage) => isIgnoredNotice(message))) {
     message.fatal = false
     message.reason = 'File ignored because of a matching ignore pattern. Use `--no-warn-ignored` to suppress this warning'
   }
   return file
 }
 
-const hasGlob = (value: string) => /[*?[\]{}]/.test(value)
-
-/**
- * Why a run checked nothing, when it did not: a path or glob that matched no
- * file (unless `--no-error-on-unmatched-pattern`), or files whose
- * configuration turns on no planlint rule (a `.remarkrc` without planlint,
- * `{"plugins": []}`, a CommonJS config whose `require('planlint')` gave no
- * preset). Either way the run would exit 0 and look clean.
- */
-async function nothingChecked(
-  files: VFile[],
-  paths: string[],
-  options: {cwd: string; preset?: keyof typeof presets; config?: string},
-  errorOnUnmatched: boolean
-): Promise<string | undefined> {
-  const named = files.map((file) => path.resolve(file.cwd, file.path))
-  if (errorOnUnmatched) {
-    for (const given of paths) {
-      const full = path.resolve(options.cwd, given)
-      // A named file exists (lintFiles checked); one that is ignored is reported (or skipped on purpose) all the same.
-      if (!hasGlob(given) && fs.statSync(full).isFile()) continue
-      const matches = hasGlob(given) ? picomatch(full, {dot: true}) : (file: string) => file === full || file.startsWith(full + path.sep)
-      if (!named.some((file) => matches(file))) return `no files match \`${given}\` (use --no-error-on-unmatched-pattern to allow this)`
-    }
-  }
-  const linted = files.filter((file) => !file.messages.some(isIgnoredNotice)).map((file) => path.resolve(file.cwd, file.path))
-  const loadConfig = configLoader(options)
-  const checkedFolders = new Set<string>()
-  for (const file of linted) {
-    const folder = path.dirname(file)
-    if (checkedFolders.has(folder)) continue
-    checkedFolders.add(folder)
-    const config = await loadConfig(file)
-    if (Object.keys(enabledRules(config)).length === 0) {
-      return `the configuration of ${path.relative(options.cwd, file)} (${config.source}) turns on no planlint rule, so nothing was checked; add planlint to its plugins`
-    }
+/** A given path or glob that matched no file (a run that checked nothing would exit 0 and look clean). */
+function unmatchedPath(linted: string[], paths: string[], cwd: string): string | undefined {
+  const lintedPaths = new Set(linted)
+  for (const given of paths) {
+    const full = path.resolve(cwd, given)
+    // A named file exists (the run checked); one that is ignored is reported (or skipped on purpose) all the same.
+    if (!hasGlob(given) && (lintedPaths.has(full) || fs.statSync(full).isFile())) continue
+    const matches = hasGlob(given) ? picomatch(full, {dot: true}) : (file: string) => file === full || file.startsWith(full + path.sep)
+    if (!linted.some((file) => matches(file))) return given
   }
   return undefined
 }
 
+/** `--max-file-size`: bytes, or a number with KB or MB (1024-based, as the 5 MB default); `null` when it is not a size. */
+function byteCount(value: string): number | null {
+  const match = /^(\d+)\s*(kb|mb|k|m)?$/i.exec(value.trim())
+  if (!match) return null
+  const unit = match[2]?.toLowerCase()[0]
+  return Number(match[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 * 1024 : 1)
+}
