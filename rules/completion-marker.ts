@@ -1,6 +1,7 @@
 import path from 'node:path'
 import picomatch from 'picomatch'
 import {sliceOf} from '../src/model/document.js'
+import type {Heading} from '../src/model/scan.js'
 import {checkpointMarkerTypes, completionMarkers, markerOf} from '../src/model/markers.js'
 import {codeList, lineOf} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -78,7 +79,10 @@ export default defineRule<Options>({
       })
       return
     }
-    for (const extra of found.slice(1)) {
+    // The closing marker of a file at rest that repeats its status banner says the same thing twice.
+    const repeatsBanner = (extra: Heading) =>
+      !required && markerOf(extra.text, markers) === markerOf(found[0].text, markers) && !document.headings.some((heading) => heading.depth === 2 && heading.range[0] < found[0].range[0])
+    for (const extra of found.slice(1).filter((marker) => !repeatsBanner(marker))) {
       report({
         message: `A second completion marker (the first is on line ${lineOf(document, found[0].range[0])}); an agent's output carries exactly one`,
         range: extra.range,

@@ -47,17 +47,38 @@ function exactCounts(segment: string): Array<{count: number; index: number; leng
   return found
 }
 
-/** A `grep -x N` / `grep --line-regexp N`: a whole-line string comparison with a number. */
-function comparesLineWithNumber(segment: string): boolean {
-  for (const match of segment.matchAll(/\bgrep\s+(-{1,2}[A-Za-z-]{1,40})\s+['"]?\d/g)) {
+/** The numbers a `grep -x N` / `grep --line-regexp N` compares whole lines with, as strings. */
+function lineComparisons(segment: string): string[] {
+  const numbers: string[] = []
+  for (const match of segment.matchAll(/\bgrep\s+(-{1,2}[A-Za-z-]{1,40})\s+['"]?(\d+)/g)) {
     const option = match[1]
-    if (option === '--line-regexp' || (/^-[A-Za-z]+$/.test(option) && option.includes('x'))) return true
+    if (option === '--line-regexp' || (/^-[A-Za-z]+$/.test(option) && option.includes('x'))) numbers.push(match[2])
   }
-  return false
+  return numbers
+}
+
+/** Commands that succeed on any input, so a pipeline ending in one reports success whatever came before. */
+const alwaysSucceeds = /^`?(?:wc|head|tail|sort|uniq|cat|tee|cut|tr|awk|sed)\b/
+
+/**
+ * Whether a failing `git` before the pipe at `pipe` reads as a pass: the check
+ * wants nothing (`| wc -l | grep -x 0`, `== 0`, "no output"), negates the
+ * pipeline, or is a command (`commandZone`) whose status is the pipeline's and
+ * whose last stage succeeds on any input. Output read or captured in `$(…)`
+ * and compared with something else fails when `git` does, as it should.
+ */
+function swallowsGitFailure(segment: string, gitIndex: number, pipe: number, commandZone: boolean): boolean {
+  const before = segment.slice(0, gitIndex)
+  const after = segment.slice(pipe + 1)
+  if (/!\s*`?$/.test(before)) return true
+  if (lineComparisons(after).includes('0') || /(?:==?|-eq)\s*0(?!\d)|\bno (?:output|match|matches|lines?|results?)\b|\bis empty\b|\bnothing\b/i.test(after)) return true
+  if (!commandZone || before.lastIndexOf('$(') > before.lastIndexOf(')')) return false
+  const stages = after.split(/[|;]/)
+  return alwaysSucceeds.test(stages[stages.length - 1].trim())
 }
 
 /** The traps in one `&&`/`||` segment of a check. */
-function trapsIn(segment: string): Array<Omit<Found, 'range'> & {index: number; length: number}> {
+function trapsIn(segment: string, commandZone: boolean): Array<Omit<Found, 'range'> & {index: number; length: number}> {
   const traps: Array<Omit<Found, 'range'> & {index: number; length: number}> = []
   if (grepCalls(segment).some((call) => countsMatches(call.options))) {
     const exact = exactCounts(segment).find((candidate) => candidate.count >= 2)
@@ -82,7 +103,7 @@ function trapsIn(segment: string): Array<Omit<Found, 'range'> & {index: number; 
   const git = /\bgit\s+[a-z]/.exec(segment)
   const pipe = git ? segment.indexOf('|', git.index) : -1
   const pipedGit = git && pipe !== -1 ? {index: git.index, 0: segment.slice(git.index, pipe + 1)} : undefined
-  if (pipedGit) {
+  if (pipedGit && swallowsGitFailure(segment, pipedGit.index, pipe, commandZone)) {
     traps.push({
       trap: 'R4',
       index: pipedGit.index,
@@ -91,7 +112,7 @@ function trapsIn(segment: string): Array<Omit<Found, 'range'> & {index: number; 
       severity: 'warning'
     })
   }
-  if (/\bwc\b/.test(segment) && comparesLineWithNumber(segment)) {
+  if (/\bwc\b/.test(segment) && lineComparisons(segment).length > 0) {
     const wc = /\bwc\b/.exec(segment)!
     traps.push({
       trap: 'R5',
@@ -156,7 +177,7 @@ export default defineRule({
         }
       }
       for (const segment of shellSegments(zone, start)) {
-        for (const trap of trapsIn(segment.text)) {
+        for (const trap of trapsIn(segment.text, !prose)) {
           found.push({...trap, range: [segment.start + trap.index, segment.start + trap.index + trap.length]})
         }
       }

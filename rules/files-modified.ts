@@ -1,4 +1,4 @@
-import {filesModified, pathCovers, taskPaths} from '../src/plan.js'
+import {filesModified, pathCovers, taskPaths, type PathEntry} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -11,6 +11,21 @@ interface Options {
  * off each other's files; a task that edits a file missing there can collide
  * with a parallel plan. Each task's `<files>` must be in it.
  */
+/** The paths as a reader names them in a message: the first few, then how many more. */
+function pathList(entries: PathEntry[]): string {
+  const shown = entries.slice(0, 4).map((entry) => `\`${entry.path}\``)
+  if (entries.length > 4) return `${shown.join(', ')} and ${entries.length - 4} more`
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown[0]
+}
+
+/** Whether one list names the other's path: the same file, a glob or folder holding it, or its bare file name. */
+function names(list: PathEntry[], entry: PathEntry): boolean {
+  const bareName = !entry.path.includes('/')
+  return list.some(
+    (item) => pathCovers(item.path, entry.path) || pathCovers(entry.path, item.path) || (bareName && item.path.endsWith(`/${entry.path}`))
+  )
+}
+
 export default defineRule<Options>({
   id: 'files-modified',
   description: "Every path in a task's `<files>` is in `files_modified` (and, optionally, the other way round).",
@@ -24,20 +39,27 @@ export default defineRule<Options>({
     const source = (entry: {path: string}) => !/^(\.\/)?\.planning\//.test(entry.path)
     const declared = filesModified(document).filter(source)
     const named = taskPaths(document, 'files').filter(source)
-    for (const entry of named) {
-      if (declared.some((item) => pathCovers(item.path, entry.path) || pathCovers(entry.path, item.path))) continue
+    // A plan that modifies nothing (`files_modified: []`) names in `<files>` the folders it studies.
+    const readOnly = declared.length === 0
+    const missing = named.filter((entry) => !names(declared, entry) && !(readOnly && entry.path.endsWith('/')))
+    if (missing.length > 0) {
       report({
-        message: `\`${entry.path}\` is in this task's \`<files>\` but not in \`files_modified\`: add it there, so plans of the same wave do not edit it at once`,
-        range: entry.range
+        message:
+          missing.length === 1
+            ? `\`${missing[0].path}\` is in this task's \`<files>\` but not in \`files_modified\`: add it there, so plans of the same wave do not edit it at once`
+            : `${pathList(missing)} are in tasks' \`<files>\` but not in \`files_modified\`: add them there, so plans of the same wave do not edit them at once`,
+        range: missing[0].range
       })
     }
     if (!options.unlisted || named.length === 0) return
-    for (const item of declared) {
-      if (named.some((entry) => pathCovers(entry.path, item.path) || pathCovers(item.path, entry.path))) continue
-      report({
-        message: `\`${item.path}\` is in \`files_modified\` but no task's \`<files>\` names it: add it to the task that edits it, or drop it`,
-        range: item.range
-      })
-    }
+    const unlisted = declared.filter((item) => !names(named, item))
+    if (unlisted.length === 0) return
+    report({
+      message:
+        unlisted.length === 1
+          ? `\`${unlisted[0].path}\` is in \`files_modified\` but no task's \`<files>\` names it: add it to the task that edits it, or drop it`
+          : `${pathList(unlisted)} are in \`files_modified\` but no task's \`<files>\` names them: add each to the task that edits it, or drop it`,
+      range: unlisted[0].range
+    })
   }
 })

@@ -16,6 +16,8 @@ interface Options {
    * later workflow generation, which plans written by an older one lack.
    */
   requiredWithPhase: string[]
+  /** Report an empty `requirements` list (GSD's planner: "MUST NOT be empty"). */
+  emptyRequirements: boolean
 }
 
 /** What a quick task (`/gsd:quick`) is not asked for: it runs alone, named by its `quick_id`, and has `must_haves` only with `--validate`. */
@@ -73,7 +75,8 @@ export default defineRule<Options>({
   defaultOptions: {
     required: ['phase', 'plan', 'type', 'wave', 'depends_on', 'files_modified', 'autonomous', 'must_haves'],
     types: [],
-    requiredWithPhase: ['requirements']
+    requiredWithPhase: ['requirements'],
+    emptyRequirements: false
   },
   check({document, options, report, graph}) {
     const frontmatter = document.frontmatter
@@ -150,7 +153,7 @@ export default defineRule<Options>({
 
     const requirements = entries.get('requirements')
     const emptyList = (value: unknown) => value === null || value === '' || (Array.isArray(value) && value.length === 0)
-    if (requirements && emptyList(requirements.value) && entries.get('gap_closure')?.value !== true && !quick) {
+    if (options.emptyRequirements && requirements && emptyList(requirements.value) && entries.get('gap_closure')?.value !== true && !quick) {
       report({
         message: '`requirements` is empty: list the ROADMAP requirement ids this plan\'s tasks address (GSD: "Plans with an empty `requirements` field are invalid")',
         range: requirements.valueRange[0] === requirements.valueRange[1] ? requirements.keyRange : requirements.valueRange,

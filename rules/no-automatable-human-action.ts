@@ -1,4 +1,4 @@
-import {commandsIn, isLogin, isRunAsk, readRanges, type CommandAsk} from '../src/commands.js'
+import {commandsIn, isLogin, isLoginCheck, isRunAsk, readRanges, type CommandAsk} from '../src/commands.js'
 import type {Range} from '../src/model/text.js'
 import {blankTags, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -149,10 +149,14 @@ export default defineRule<Options>({
     for (const task of document.tasks) {
       if (taskType(task) !== 'checkpoint:human-action') continue
       const ranges = readRanges(task, notAsks)
-      const commands = commandsIn(document, ranges, morePrograms).filter(
+      const given = commandsIn(document, ranges, morePrograms)
+      // In a task that logs the person in, a command that only lists what the login reached is the login's check.
+      const logsIn = given.some((command) => isLogin(command.words))
+      const commands = given.filter(
         (command: CommandAsk) =>
           isRunAsk(command) &&
           !isLogin(command.words) &&
+          !(logsIn && isLoginCheck(command.words)) &&
           !storesSecret(command.words) &&
           !agentDoes.test(command.context) &&
           !deviceWords.test(command.context) &&

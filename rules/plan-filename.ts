@@ -9,6 +9,8 @@ interface Options {
 const defaultPatterns = [
   // A phase plan: `01-02-PLAN.md`, decimal and lettered phases and plans (`10.1-02`, `89B-02`, `05-03a`), an optional slug.
   '^\\d+(?:\\.\\d+)*[A-Za-z]?-\\d+(?:\\.\\d+)*[A-Za-z]?(?:-[\\w.-]+)?-PLAN\\.md$',
+  // A phase named by one letter (Phase A to D in the ROADMAP): `D-01-PLAN.md`.
+  '^[A-Z]-\\d+(?:\\.\\d+)*[A-Za-z]?(?:-[\\w.-]+)?-PLAN\\.md$',
   // A quick task's or a stand-alone plan: `028-PLAN.md`, `01-PLAN.md`, `07b-PLAN.md`.
   '^\\d+(?:\\.\\d+)*[A-Za-z]?-PLAN\\.md$',
   // A quick task by date id: `260507-tj9-PLAN.md`.

@@ -28,19 +28,30 @@ function repositoryName(filePath: string | undefined): string | undefined {
 }
 
 /**
- * The prefix an absolute path shares with the others of its file: up to and
- * including the repository's folder when the path runs through it (then it is
- * the repository root, and stripping it leaves the path the plan meant), else
- * the home folder (`/Users/dana/`), else the folder of the path.
+ * The repository root an absolute path starts with, when it shows: up to and
+ * including the repository's folder when the path runs through it, or up to
+ * the `.planning` it runs into. Stripping it leaves the path the plan meant.
  */
-function prefixOf(value: string, repository: string | undefined): {prefix: string; root: boolean} {
+function rootPrefixOf(value: string, repository: string | undefined): string | undefined {
   const segments = value.split(/(?<=[\\/])/)
-  if (repository) {
-    const at = segments.findIndex((segment, index) => index > 0 && segment.replace(/[\\/]$/, '') === repository && index < segments.length - 1)
-    if (at !== -1) return {prefix: segments.slice(0, at + 1).join(''), root: true}
+  const name = (segment: string) => segment.replace(/[\\/]$/, '')
+  for (let index = 1; index < segments.length - 1; index++) {
+    if (name(segments[index]) === repository) return segments.slice(0, index + 1).join('')
+    // The planning tree sits at the repository root, whatever the checkout's folder is called.
+    if (name(segments[index]) === '.planning') return segments.slice(0, index).join('')
   }
-  const home = /^(?:\/(?:Users|home)\/[^/]+\/|~\/|[A-Za-z]:[\\/]Users[\\/][^\\/]+[\\/])/.exec(value)?.[0]
-  return {prefix: home ?? segments.slice(0, -1).join(''), root: false}
+  return undefined
+}
+
+/** The folders the paths all start with (`/Users/dana/app/`), or their home folder, or `''`. */
+function sharedFolder(values: string[]): string {
+  const home = /^(?:\/(?:Users|home)\/[^/]+\/|~\/|[A-Za-z]:[\\/]Users[\\/][^\\/]+[\\/])/
+  const split = values.map((value) => value.split(/(?<=[\\/])/).slice(0, -1))
+  let length = 0
+  while (split.every((segments) => segments[length] !== undefined && segments[length] === split[0][length])) length++
+  const common = split[0].slice(0, length).join('')
+  const homeFolder = home.exec(values[0])?.[0]
+  return common.length > 1 || !homeFolder ? common : homeFolder
 }
 
 /**
@@ -63,7 +74,7 @@ export default defineRule({
       ...taskPaths(document, 'read_first').map((entry) => ({...entry, where: '`<read_first>`'}))
     ]
     const repository = repositoryName(document.path)
-    const byPrefix = new Map<string, {root: boolean; entries: typeof entries}>()
+    const absolute: typeof entries = []
     for (const entry of entries) {
       const reason = escapes(entry.path)
       if (reason === 'climbs') {
@@ -72,27 +83,30 @@ export default defineRule({
           range: entry.range
         })
       } else if (reason === 'absolute') {
-        const {prefix, root} = prefixOf(entry.path, repository)
-        const group = byPrefix.get(prefix) ?? {root, entries: []}
-        group.entries.push(entry)
-        byPrefix.set(prefix, group)
+        absolute.push(entry)
       }
     }
-    for (const [prefix, group] of byPrefix) {
-      const [first, ...others] = group.entries.sort((a, b) => a.range[0] - b.range[0])
-      const more = others.length > 0 ? `, and ${others.length} more path${others.length > 1 ? 's' : ''} in this plan start${others.length > 1 ? '' : 's'} with \`${prefix}\`` : ''
-      if (!group.root) {
-        report({
-          message: `${first.where} path \`${first.path}\` is absolute${more}: name files relative to the repository root`,
-          range: first.range
-        })
-        continue
-      }
+    if (absolute.length === 0) return
+    absolute.sort((a, b) => a.range[0] - b.range[0])
+    const prefix = absolute.map((entry) => rootPrefixOf(entry.path, repository)).find((found) => found !== undefined)
+    const rooted = prefix === undefined ? [] : absolute.filter((entry) => entry.path.startsWith(prefix))
+    const others = absolute.filter((entry) => !rooted.includes(entry))
+    const more = (count: number, prefix: string) =>
+      count === 0 ? '' : prefix ? `, and ${count} more path${count > 1 ? 's' : ''} in this plan start${count > 1 ? '' : 's'} with \`${prefix}\`` : `, and ${count} more path${count > 1 ? 's' : ''} in this plan ${count > 1 ? 'are' : 'is'} absolute too`
+    if (others.length > 0) {
+      const [first] = others
+      report({
+        message: `${first.where} path \`${first.path}\` is absolute${more(others.length - 1, sharedFolder(others.map((entry) => entry.path)))}: name files relative to the repository root`,
+        range: first.range
+      })
+    }
+    if (prefix !== undefined && rooted.length > 0) {
+      const [first, ...rest] = rooted
       // One edit from the first path to the last, which strips the root from each and leaves the text between them as it is.
-      const end = Math.max(...group.entries.map((entry) => entry.range[1]))
+      const end = Math.max(...rooted.map((entry) => entry.range[1]))
       const parts: string[] = []
       let at = first.range[0]
-      for (const entry of group.entries) {
+      for (const entry of rooted) {
         if (entry.range[0] < at) continue
         parts.push(document.text.slice(at, entry.range[0]), document.text.slice(entry.range[0], entry.range[1]).replace(prefix, ''))
         at = entry.range[1]
@@ -100,7 +114,7 @@ export default defineRule({
       parts.push(document.text.slice(at, end))
       const fix: Edit = {range: [first.range[0], end], text: parts.join('')}
       report({
-        message: `${first.where} path \`${first.path}\` is absolute${more}: \`${prefix}\` is the repository root (\`${path.basename(prefix)}\` holds \`.planning\`), so name the paths without it`,
+        message: `${first.where} path \`${first.path}\` is absolute${more(rest.length, prefix)}: \`${prefix}\` is the repository root (\`${path.basename(prefix)}\` holds \`.planning\`), so name the paths without it`,
         range: first.range,
         fix
       })

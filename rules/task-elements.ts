@@ -1,5 +1,5 @@
 import {attribute, descendants, type Element} from '../src/model/markup.js'
-import {codeList, inForeignTaskFormat, isCheckpoint, taskType} from '../src/plan.js'
+import {codeList, inForeignTaskFormat, isCheckpoint, lineOf, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -66,6 +66,13 @@ export default defineRule<Options>({
       })
       return
     }
+    // The same parts missing from several tasks of one type have one cause: one message, at the first of them.
+    const gaps = new Map<string, {tasks: Element[]; say: (tasks: Element[]) => string; severity?: 'warning'}>()
+    const gap = (key: string, task: Element, say: (tasks: Element[]) => string, severity?: 'warning') => {
+      const known = gaps.get(key)
+      if (known) known.tasks.push(task)
+      else gaps.set(key, {tasks: [task], say, ...(severity ? {severity} : {})})
+    }
     for (const task of document.tasks) {
       const type = taskType(task) ?? 'auto'
       const checkpointNeeds = isCheckpoint(task) ? (options.checkpoints[type] ?? options.checkpoints['checkpoint:*']) : undefined
@@ -73,34 +80,35 @@ export default defineRule<Options>({
       // `<task name="…">` names the task as well as a `<name>` child does.
       if (attribute(task, 'name')?.value?.trim()) present.add('name')
       const lacking = (names: string[]) => names.filter((name) => !present.has(name))
-      const what = `This \`${taskType(task) ?? 'untyped'}\` task has no`
-      const add = (names: string[]) => (names.length === 1 ? 'add it' : 'add them')
+      const what = (tasks: Element[]) =>
+        tasks.length === 1
+          ? `This \`${taskType(task) ?? 'untyped'}\` task has no`
+          : `This \`${taskType(task) ?? 'untyped'}\` task and ${tasks.length - 1} more of this plan (line${tasks.length > 2 ? 's' : ''} ${tasks.slice(1).map((other) => lineOf(document, other.openTag[0])).join(', ')}) have no`
+      const add = (names: string[], tasks: Element[]) => `${names.length === 1 ? 'add it' : 'add them'}${tasks.length > 1 ? ' to each' : ''}`
       const missing = lacking(checkpointNeeds ?? options.required)
       if (missing.length > 0) {
-        report({
-          message: checkpointNeeds
-            ? `${what} ${tags(missing)}; ${add(missing)} (a \`${type}\` needs ${tags(checkpointNeeds)})`
-            : `${what} ${tags(missing)}; ${add(missing)} (every task needs ${tags(options.required)})`,
-          range: task.openTag
-        })
+        gap(`required ${taskType(task)} ${missing.join()}`, task, (tasks) =>
+          checkpointNeeds
+            ? `${what(tasks)} ${tags(missing)}; ${add(missing, tasks)} (a \`${type}\` needs ${tags(checkpointNeeds)})`
+            : `${what(tasks)} ${tags(missing)}; ${add(missing, tasks)} (every task needs ${tags(options.required)})`
+        )
       }
       const advised = checkpointNeeds ? [] : lacking(options.recommended)
       if (advised.length > 0) {
-        report({
-          message: `${what} ${tags(advised)}; ${add(advised)} (the plan format asks every task for ${tags(options.recommended)})`,
-          range: task.openTag,
-          severity: 'warning'
-        })
+        gap(`advised ${taskType(task)} ${advised.join()}`, task, (tasks) => `${what(tasks)} ${tags(advised)}; ${add(advised, tasks)} (the plan format asks every task for ${tags(options.recommended)})`, 'warning')
       }
       for (const element of descendants(task)) {
         const needs = Object.hasOwn(options.elements, element.name) ? options.elements[element.name] : []
         const absent = needs.filter((name) => !elementNames(element).has(name))
         if (absent.length === 0) continue
         report({
-          message: `This \`<${element.name}>\` has no ${tags(absent)}; ${add(absent)} (a \`<${element.name}>\` needs ${tags(needs)})`,
+          message: `This \`<${element.name}>\` has no ${tags(absent)}; ${absent.length === 1 ? 'add it' : 'add them'} (a \`<${element.name}>\` needs ${tags(needs)})`,
           range: element.openTag
         })
       }
+    }
+    for (const {tasks, say, severity} of gaps.values()) {
+      report({message: say(tasks), range: tasks[0].openTag, ...(severity ? {severity} : {})})
     }
   }
 })

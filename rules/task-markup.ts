@@ -7,6 +7,7 @@ import {defineRule, type Finding} from '../src/rule.js'
 const advice: Record<MarkupProblemKind, (problem: MarkupProblem) => string> = {
   unclosed: (problem) => `; close it with \`</${problem.element?.name ?? 'task'}>\``,
   'stray-close': () => '; remove it or add the opening tag it closes',
+  'mistyped-close': () => '',
   'nested-task': () => '; add `</task>` where it ends',
   'unterminated-tag': () => '; end the tag with `>`',
   'duplicate-attribute': () => '; keep one',
@@ -18,6 +19,7 @@ const advice: Record<MarkupProblemKind, (problem: MarkupProblem) => string> = {
 
 /** The edit that repairs a problem, when there is exactly one right edit. */
 function fixOf(document: PlanDocument, problem: MarkupProblem): Finding['fix'] {
+  if (problem.kind === 'mistyped-close' && problem.element) return {range: problem.range, text: `</${problem.element.name}>`}
   const attributes = problem.element?.attributes ?? []
   const attribute = attributes.find((candidate) => candidate.range[0] === problem.range[0])
   if (!attribute) return undefined

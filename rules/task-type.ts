@@ -8,6 +8,9 @@ interface Options {
   additionalTypes: string[]
 }
 
+/** Type values that say a person does the task (`manual`, `human`, `user-action`): never `auto`, which runs it unattended. */
+const personTypes = /^(?:manual|human|user|person|hitl|operator)\b/i
+
 /**
  * The task `type` decides what the executor does: run it, or stop for a
  * person. A type the workflow does not know is run as an ordinary task, so a
@@ -45,15 +48,15 @@ export default defineRule<Options>({
         continue
       }
       const checkpoint = value.startsWith('checkpoint:')
-      // A bare `checkpoint` meant a checkpoint too: offer those first.
-      const checkpointLike = value.toLowerCase().startsWith('checkpoint')
+      // A bare `checkpoint` meant a checkpoint too, and `manual` or `human` a person's task: offer the checkpoints first.
+      const checkpointLike = value.toLowerCase().startsWith('checkpoint') || personTypes.test(value.trim())
       report({
         message: checkpoint
           ? `\`${value}\` is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${codeList(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
           : `Task type \`${value || 'empty'}\` is not one of ${codeList(taskTypes)}; use one of them, or add it to the \`additionalTypes\` option`,
         range,
         suggestions: (checkpointLike
-          ? closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:')))
+          ? closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:'))).sort((a, b) => Number(b === 'checkpoint:human-action') - Number(a === 'checkpoint:human-action'))
           : ['auto', ...closestFirst(value, types).filter((type) => type !== 'auto')]
         ).map((text) => ({range, text})),
         ...(checkpoint ? {severity: 'warning' as const} : {})

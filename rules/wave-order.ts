@@ -31,7 +31,13 @@ export default defineRule({
     const implied = impliedWave(plans, node)
     if (implied?.wave === declared || misplacedDependency(plans, node)) return
     const setWave = implied ? {fix: {range: waveEntry.valueRange, text: String(implied.wave)}} : {}
-    const waveOf = (target: PlanNode) => (target.wave === undefined ? `is placed in wave ${impliedWave(plans, target)?.wave}` : `is in wave ${target.wave}`)
+    const waveOf = (target: PlanNode) => {
+      const placed = impliedWave(plans, target)?.wave
+      if (target.wave === undefined) return `is placed in wave ${placed}`
+      // Only a dependency that has run keeps a wrong wave here (one still to run is reported first, at its own plan).
+      if (placed !== undefined && placed !== target.wave) return `is placed in wave ${placed} by its dependencies (its own \`wave: ${target.wave}\` is off, and it has run)`
+      return `is in wave ${target.wave}`
+    }
     const blocking = plans.edges(node).find(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
     if (blocking) {
       report({

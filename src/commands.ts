@@ -88,6 +88,11 @@ export function isLogin(words: string[]): boolean {
   return words.slice(1).some((word) => /^(login|logout|signin|whoami|configure)(:|$)/.test(word) || word === 'auth' || word === 'sso')
 }
 
+/** Subcommands that only show what a login reached (`firebase projects:list`, `gh auth status`, `vercel whoami`): a login's own check. */
+export function isLoginCheck(words: string[]): boolean {
+  return words.slice(1).some((word) => /(?:^|:)(?:list|ls|status|whoami|show|info)$/.test(word))
+}
+
 /** The info string's first word of a fence opener, lower case (`bash`, `markdown`, ``). */
 function fenceLanguage(opener: string): string {
   return opener.trim().replace(/^(`{3,}|~{3,})/, '').trim().split(/[\s{,]/)[0].toLowerCase()

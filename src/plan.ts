@@ -215,19 +215,25 @@ export function filesModified(document: PlanDocument): PathEntry[] {
 /** The paths every `<name>` element of a plan's tasks lists (`files`, `read_first`), in document order. */
 export function taskPaths(document: PlanDocument, name: string): Array<PathEntry & {task: Element}> {
   return document.tasks.flatMap((task) =>
-    elementsNamed(task, name).flatMap((element) => pathEntries(document, element).map((entry) => ({...entry, task})))
+    elementsNamed(task, name)
+      // An element cut off by a wrong closing tag runs on into prose; task-markup reports the tag.
+      .filter((element) => element.closeTag !== undefined)
+      .flatMap((element) => pathEntries(document, element).map((entry) => ({...entry, task})))
   )
 }
 
 /**
  * Whether a listed path covers another: the same file (after `normalizePath`),
- * a glob that matches it, or a folder (`src/ui/`) that holds it.
+ * a glob that matches it, or a folder (`src/ui/`, or `src/ui` without the
+ * slash) that holds it.
  */
 export function pathCovers(listed: string, named: string): boolean {
   const a = normalizePath(listed)
   const b = normalizePath(named)
   if (a === b) return true
   if (isGlob(a)) return picomatch.isMatch(b, a, {dot: true})
-  return a.endsWith('/') && b.startsWith(a)
+  if (a.endsWith('/')) return b.startsWith(a)
+  // A folder named without its slash (`functions/getUser`): its last part has no extension.
+  return !a.slice(a.lastIndexOf('/') + 1).includes('.') && b.startsWith(`${a}/`)
 }
 

@@ -43,6 +43,18 @@ describe('planlint CLI', () => {
     expect(typo).toMatchObject({line: 23, column: 63, endLine: 23, endColumn: 76, fix: {text: 's3-compatible'}})
   })
 
+  it('offers a checkpoint first, never `auto`, for a task type that names a person', async () => {
+    const tree = writeTree([{path: '.planning/phases/03-shots/03-01-PLAN.md', text: '<task type="manual">\n  <name>Take the store screenshots</name>\n</task>\n'}], 'planlint-manual-')
+    try {
+      const [result] = JSON.parse((await planlintInProcess(tree, '--format', 'json', '.planning')).stdout) as Array<{messages: Array<{ruleId: string; suggestions?: Array<{fix: {text: string}}>}>}>
+      const suggestions = result.messages.find((message) => message.ruleId === 'task-type')!.suggestions!.map((suggestion) => suggestion.fix.text)
+      expect(suggestions[0]).toBe('checkpoint:human-action')
+      expect(suggestions).not.toContain('auto')
+    } finally {
+      removeTree(tree)
+    }
+  })
+
   it('exits 0 on a clean plan and prints nothing', () => {
     const {code, stdout} = planlint('.planning/phases/01-setup/01-01-PLAN.md')
     expect(code).toBe(0)
@@ -178,7 +190,7 @@ describe('remark CLI with planlint', () => {
     try {
       const {code, stderr} = run(remarkBin, ['.planning/phases/02-api/02-RESEARCH.md', '--quiet', '--no-color'])
       expect(code).toBe(1)
-      expect(stderr).toMatch(/11:1-11:21\s+error\s+A second completion marker/)
+      expect(stderr).toMatch(/11:1-11:20\s+error\s+A second completion marker/)
     } finally {
       fs.rmSync(path.join(sandbox, '.remarkrc.mjs'))
     }

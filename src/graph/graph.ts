@@ -33,6 +33,8 @@ export interface PlanNode {
   superseded?: boolean
   /** A summary (`*-SUMMARY.md`, `SUMMARY-NN.md`): the record of a plan that ran, or the stand-in for one whose file was removed. */
   summaryOnly?: boolean
+  /** The summary file names the plan's `<output>` says its run creates (`02-01-SUMMARY.md`). */
+  outputSummaries?: string[]
 }
 
 export type Resolution =
@@ -83,9 +85,30 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
         : [],
     wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined,
     keys: frontmatter ? [...frontmatter.entries.keys()] : [],
+    ...outputSummariesOf(text),
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
   }
+}
+
+/**
+ * The summary file names a plan's `<output>` names (`After completion, create
+ * \`.planning/phases/02-x/02-01-SUMMARY.md\``). Split into words, not
+ * matched by a pattern, so a long run of text costs one pass.
+ */
+function outputSummariesOf(text: string): {outputSummaries?: string[]} {
+  const start = text.indexOf('<output>')
+  if (start < 0) return {}
+  const end = text.indexOf('</output>', start)
+  const section = text.slice(start, end < 0 ? start + 4000 : Math.min(end, start + 4000))
+  const names = section
+    .split(/[\s`'"()<>*,;]+/)
+    .map((word) => {
+      const end = word.toUpperCase().lastIndexOf('SUMMARY.MD')
+      return end < 0 ? '' : path.basename(word.slice(0, end + 'SUMMARY.MD'.length))
+    })
+    .filter((name) => name !== '')
+  return names.length > 0 ? {outputSummaries: [...new Set(names)]} : {}
 }
 
 /** A `plan:` value's number; `plan: 01-02` (a full id) is plan 2. */
@@ -202,9 +225,39 @@ export class PlanGraph {
       if (summary) return summary
     }
     const id = canonicalIdOf(fileName)
-    if (id === undefined) return undefined
-    const sharing = this.inDirectory(plan.directory).filter((other) => !other.summaryOnly && canonicalIdOf(path.basename(other.path))?.toLowerCase() === id.toLowerCase())
-    return sharing.length === 1 ? summaryAt(`${id}-SUMMARY.md`) : undefined
+    const folder = this.inDirectory(plan.directory)
+    if (id !== undefined) {
+      const sharing = folder.filter((other) => !other.summaryOnly && canonicalIdOf(path.basename(other.path))?.toLowerCase() === id.toLowerCase())
+      const summary = sharing.length === 1 ? summaryAt(`${id}-SUMMARY.md`) : undefined
+      if (summary) return summary
+    }
+    return this.summaryPairedByAuthor(plan, folder, summaryAt)
+  }
+
+  /**
+   * The summary a plan's author paired with it where the names do not pair:
+   * the one its `<output>` names; the folder's only summary when the plan is
+   * the folder's only plan (a quick task's `260804-1ez-SUMMARY.md` beside its
+   * `PLAN.md`); or the phase's own summary (`03-SUMMARY.md` with no plan
+   * `03-PLAN.md`), written when the phase's plans are done.
+   */
+  private summaryPairedByAuthor(plan: PlanNode, folder: readonly PlanNode[], summaryAt: (name: string) => PlanNode | undefined): PlanNode | undefined {
+    for (const name of plan.outputSummaries ?? []) {
+      const summary = summaryAt(name)
+      if (summary) return summary
+    }
+    const summaries = folder.filter((node) => node.summaryOnly)
+    if (summaries.length === 0) return undefined
+    const plans = folder.filter((node) => !node.summaryOnly)
+    const [only] = summaries
+    // Unless its name records another plan (`01-01-SUMMARY.md` of a removed plan beside a new `01-02-PLAN.md`).
+    const namesOther = only.plan !== undefined && plan.plan !== undefined && only.plan !== plan.plan
+    if (plans.length === 1 && summaries.length === 1 && !namesOther) return only
+    const phase = normalizeNumber(path.basename(plan.directory))
+    return summaries.find((summary) => {
+      const stem = path.basename(summary.path).replace(/-?SUMMARY\.md$/i, '')
+      return phase !== undefined && /^\d+(?:\.\d+)*[a-z]?$/i.test(stem) && normalizeNumber(stem) === phase && !this.byPath.has(path.join(plan.directory, `${stem}-PLAN.md`))
+    })
   }
 
   /**

@@ -248,11 +248,24 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
   return document
 }
 
+/** The opening of a plan handed to a Superpowers skill (`superpowers:executing-plans`), which runs its `## Task N` sections. */
+const superpowersSkill = /\bsuperpowers:(?:executing-plans|subagent-driven-development)\b/
+
+/**
+ * A file named like a plan that no GSD executor runs: without frontmatter and
+ * `<task>` blocks, either handed to a Superpowers skill in its opening, or a
+ * note at the top of the planning tree rather than in a phase folder.
+ */
+function notGsdPlan(document: PlanDocument): boolean {
+  if (document.frontmatter || !document.path || document.text.includes('<task')) return false
+  return superpowersSkill.test(document.text.slice(0, 2000)) || path.basename(path.dirname(document.path)) === '.planning'
+}
+
 function documentKind(document: PlanDocument): DocumentKind {
   const fileName = document.path ? path.basename(document.path) : ''
   // A quick-task note (a `quick_id`, no tasks) records a quick task; there is nothing in it to execute.
   const quickNote = isQuickTask(document) && document.frontmatter?.entries.has('quick_id') === true && document.tasks.length === 0
-  const mayBePlan = !isNotPlanFileName(fileName) && !quickNote
+  const mayBePlan = !isNotPlanFileName(fileName) && !quickNote && !notGsdPlan(document)
   if (mayBePlan && isPlanFileName(fileName)) return 'plan'
   if (mayBePlan && isSummaryFileName(fileName)) return 'summary'
   if (!mayBeAgentDocument(document.text, document.frontmatter)) return 'other'

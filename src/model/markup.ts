@@ -26,6 +26,7 @@ export interface Element {
 export type MarkupProblemKind =
   | 'unclosed'
   | 'stray-close'
+  | 'mistyped-close'
   | 'nested-task'
   | 'unterminated-tag'
   | 'duplicate-attribute'
@@ -364,7 +365,15 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
       let depth = stack.length - 1
       while (depth >= 0 && stack[depth].name !== tag.name) depth--
       if (depth === -1) {
-        if (planElementNames.has(tag.name)) {
+        const innermost = stack[stack.length - 1]
+        // `<files>a.ts</name>`: a slip of the leaf element it ends, which it closes.
+        if (planElementNames.has(tag.name) && innermost && innermost.name !== 'task' && innermost.children.length === 0 && planElementNames.has(innermost.name)) {
+          report('mistyped-close', `\`</${tag.name}>\` ends \`<${innermost.name}>\` (opened on line ${lineOf(innermost.openTag[0])}); write \`</${innermost.name}>\``, tag.range, innermost)
+          stack.pop()
+          innermost.closeTag = tag.range
+          innermost.range = [innermost.range[0], tag.range[1]]
+          innermost.contentRange = [innermost.openTag[1], tag.range[0]]
+        } else if (planElementNames.has(tag.name)) {
           report('stray-close', `\`</${tag.name}>\` closes no open \`<${tag.name}>\` in this task`, tag.range)
         }
         continue
@@ -484,9 +493,18 @@ export function attribute(element: Element, name: string): Attribute | undefined
   return element.attributes.find((candidate) => candidate.name === name)
 }
 
-/** The first direct child named `name`. */
+/** The first direct child named `name`, or one that an unclosed child swallowed. */
 export function child(element: Element, name: string): Element | undefined {
-  return element.children.find((candidate) => candidate.name === name)
+  const own = element.children.find((candidate) => candidate.name === name)
+  if (own) return own
+  // An element cut off by a wrong closing tag (`<files>a.ts</name>`) swallows its later siblings; they are still the parent's.
+  for (const cutOff of element.children) {
+    if (cutOff.closeTag === undefined) {
+      const swallowed = child(cutOff, name)
+      if (swallowed) return swallowed
+    }
+  }
+  return undefined
 }
 
 /** Every element below `element`, depth first. */

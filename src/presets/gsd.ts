@@ -7,7 +7,7 @@ import {definePreset} from './define.js'
  * (Dimension 5: 4 tasks or 10 files warn, 5+ tasks or 15+ files block).
  */
 export default definePreset({
-  'frontmatter-schema': ['on', {types: ['execute', 'tdd']}],
+  'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}],
   'read-first-paths': 'off',
   'pbr-plan-format': 'off'
 })
