@@ -32,6 +32,29 @@ function nearMissOf(source: string, markers: readonly string[]): {marker: string
 }
 
 /**
+ * Whether a heading of the text may start with a marker, or be a near miss
+ * of one: the marker's text, in any case and spacing, with no letter before
+ * it on its line (`## `, `> ## `, `**`, a setext heading's first line). Only
+ * then are the headings read, which costs a CommonMark scan of the file.
+ * Linear: each line is searched once per marker.
+ */
+function mayHoldMarker(text: string, markers: readonly string[]): boolean {
+  const folded = text.toLowerCase().replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ')
+  for (const marker of markers) {
+    const needle = marker.toLowerCase()
+    let at = folded.indexOf(needle)
+    while (at !== -1) {
+      const lineStart = folded.lastIndexOf('\n', at) + 1
+      if (!/\p{L}/u.test(folded.slice(lineStart, at))) return true
+      // Any later match on this line has the same letter before it.
+      const lineEnd = folded.indexOf('\n', at)
+      at = lineEnd === -1 ? -1 : folded.indexOf(needle, lineEnd)
+    }
+  }
+  return false
+}
+
+/**
  * Agent output ends with exactly one `##` completion marker, and nothing
  * at its level or higher follows it: orchestrators route on the marker.
  */
@@ -50,6 +73,7 @@ export default defineRule<Options>({
       options.required.length > 0 &&
       picomatch(options.required, {dot: true})(document.path.split(path.sep).join('/'))
     if (document.kind === 'other' && !required) return
+    if (!required && !mayHoldMarker(document.text, markers)) return
     const found = document.headings.filter((heading) => heading.depth === 2 && markerOf(heading.text, markers))
     const severity = required ? ('error' as const) : undefined
     if (found.length === 0) {

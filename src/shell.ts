@@ -71,7 +71,7 @@ export function shellSegments(text: string, offset = 0): ShellSegment[] {
 }
 
 const grepHead = /grep(?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+\s+(?:('[^']*'|"[^"]*")|[^\s'"|>&;]+)/g
-const zeroComparison = /(?:==|-eq|=)\s*0\b/g
+const zeroComparison = /(?:==|-eq|=|\b(?:equals|returns))\s*0\b/g
 
 /**
  * The negative grep commands in a text (`grep -c 'X' f == 0`, the comparison
@@ -99,9 +99,9 @@ export function negativeGrepCommands(text: string): Array<[number, number]> {
   return commands
 }
 
-/** A comparison with zero: `== 0`, `= 0` (spaced, not `VAR=0`), `-eq 0`, `equals 0`. */
+/** A comparison with zero: `== 0`, `= 0` (spaced, not `VAR=0`), `-eq 0`, `equals 0`, "returns 0". */
 export function comparesWithZero(segment: string): boolean {
-  return /\s==?\s*0\b/.test(segment) || /-eq\s+0\b/.test(segment) || /\bequals\s+0\b/.test(segment)
+  return /\s==?\s*0\b/.test(segment) || /-eq\s+0\b/.test(segment) || /\b(?:equals|returns)\s+0\b/.test(segment)
 }
 
 const grepCall = /grep((?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+)\s+(?:'([^']*)'|"([^"]*)"|([^\s'"|>&;$()[\]]+))/g
