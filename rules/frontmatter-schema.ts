@@ -1,6 +1,6 @@
 import {isScalar} from 'yaml'
 import {onlyNearMiss} from '../src/distance.js'
-import type {FrontmatterEntry, YamlProblem} from '../src/model/frontmatter.js'
+import {opensFrontmatter, type FrontmatterEntry, type YamlProblem} from '../src/model/frontmatter.js'
 import {checkOptionalKeys} from '../src/frontmatter-keys.js'
 import {isQuickTask, sliceOf} from '../src/model/document.js'
 import {codeList, fencedFrontmatter, lineOf} from '../src/plan.js'
@@ -31,6 +31,9 @@ const yamlAdvice: Record<string, string> = {
   MISSING_CHAR: 'quote list items that contain `[`, `]`, `{`, `}` or `,`',
   BLOCK_IN_FLOW: 'quote list items that contain `:` or `[`'
 }
+
+/** Problems of valid YAML past planlint's limits (`src/model/frontmatter.ts`): their messages say it all. */
+const planlintLimits = new Set(['TOO_LARGE', 'ALIAS_COUNT'])
 
 /**
  * The YAML errors worth a message: the first on each line, and none of the
@@ -89,7 +92,7 @@ export default defineRule<Options>({
         })
         return
       }
-      const opened = /^\uFEFF?---[ \t]*\r?\n/.exec(document.text)
+      const opened = opensFrontmatter(document.text)
       report({
         message: opened
           ? 'The frontmatter opened on line 1 is never closed; end it with a `---` line'
@@ -100,6 +103,10 @@ export default defineRule<Options>({
     }
     const errors = rootErrors(frontmatter.errors, (offset) => lineOf(document, offset))
     for (const error of errors) {
+      if (planlintLimits.has(error.code)) {
+        report({message: error.message, range: error.range})
+        continue
+      }
       const advice = yamlAdvice[error.code] ?? 'quote the value, or fix the YAML, so that every YAML reader gets the values you meant'
       report({message: `Frontmatter is not valid YAML: ${error.message.replace(/\.$/, '')}; ${advice}`, range: error.range})
     }

@@ -31,7 +31,7 @@ export default defineRule({
         range: task.openTag
       })
     }
-    const notice = configNotice(settings, 'assuming `workflow.human_verify_mode: end-of-phase`, the default')
+    const notice = configNotice(settings, 'assuming `workflow.human_verify_mode: end-of-phase`, the default', 'workflow.human_verify_mode')
     if (notice) report({message: notice, range: verifies[0].openTag})
   }
 })

@@ -21,6 +21,7 @@ import oneWayDecision from './one-way-decision.js'
 import pbrPlanFormat from './pbr-plan-format.js'
 import planFilename from './plan-filename.js'
 import readFirstPaths from './read-first-paths.js'
+import requirementsCoverage from './requirements-coverage.js'
 import safeFilePaths from './safe-file-paths.js'
 import specificVerification from './specific-verification.js'
 import taskElements from './task-elements.js'
@@ -29,6 +30,7 @@ import taskParts from './task-parts.js'
 import taskType from './task-type.js'
 import uniqueIds from './unique-ids.js'
 import uniquePlanIds from './unique-plan-ids.js'
+import waveFileOverlap from './wave-file-overlap.js'
 import waveOrder from './wave-order.js'
 
 /** Every rule, by id. */
@@ -56,6 +58,7 @@ export const rules = {
   'pbr-plan-format': pbrPlanFormat,
   'plan-filename': planFilename,
   'read-first-paths': readFirstPaths,
+  'requirements-coverage': requirementsCoverage,
   'safe-file-paths': safeFilePaths,
   'specific-verification': specificVerification,
   'task-elements': taskElements,
@@ -64,6 +67,7 @@ export const rules = {
   'task-type': taskType,
   'unique-ids': uniqueIds,
   'unique-plan-ids': uniquePlanIds,
+  'wave-file-overlap': waveFileOverlap,
   'wave-order': waveOrder
 }
 

@@ -23,6 +23,13 @@ const configDefaults = {
 
 export type ConfigKey = keyof typeof configDefaults
 
+/** The values the workflow accepts for each key; another value (of another type, or a typo) is reported and read as the default. */
+const configChoices: Record<ConfigKey, readonly string[]> = {
+  'workflow.human_verify_mode': ['end-of-phase', 'mid-flight']
+}
+
+const isValid = (key: ConfigKey, value: unknown) => typeof value === 'string' && configChoices[key].includes(value)
+
 /** The value written at a dotted key, `undefined` when it is not there. */
 function written(config: PlanningConfig, key: ConfigKey): unknown {
   let value: unknown = config.data
@@ -32,14 +39,15 @@ function written(config: PlanningConfig, key: ConfigKey): unknown {
   return value
 }
 
-/** A key's value, or its documented default when the key or the file is absent. */
+/** A key's value, or its documented default when the key or the file is absent, or the value is not one the workflow accepts. */
 export function configValue(config: PlanningConfig, key: ConfigKey): unknown {
-  return written(config, key) ?? configDefaults[key]
+  const value = written(config, key)
+  return isValid(key, value) ? value : configDefaults[key]
 }
 
-/** Whether a key is written in the file (not just defaulted). */
+/** Whether a key is written in the file with a value the workflow accepts (not just defaulted). */
 export function configHas(config: PlanningConfig, key: ConfigKey): boolean {
-  return written(config, key) !== undefined
+  return isValid(key, written(config, key))
 }
 
 /** `<root>/config.json`; a root that is not itself `.planning` (a folder given on the command line) may hold one. */
@@ -75,9 +83,14 @@ export function readPlanningConfig(root: string): PlanningConfig {
  * messages depend only on that file and its tree, never on which files were
  * linted before it.
  */
-export function configNotice(config: PlanningConfig, needed: string): string | undefined {
-  if (config.status === 'found') return undefined
+export function configNotice(config: PlanningConfig, needed: string, key?: ConfigKey): string | undefined {
   const where = `\`${path.basename(path.dirname(config.path))}/config.json\``
+  if (config.status === 'found') {
+    const value = key === undefined ? undefined : written(config, key)
+    if (key === undefined || value === undefined || isValid(key, value)) return undefined
+    const choices = configChoices[key].map((choice) => `\`${choice}\``).join(' or ')
+    return `\`${key}\` in ${where} is \`${JSON.stringify(value)}\`, which the workflow does not accept (${choices}): ${needed}`
+  }
   return config.status === 'missing'
     ? `No ${where} in this planning tree: ${needed}`
     : `${where} cannot be read (${config.problem}): ${needed}`

@@ -1,5 +1,5 @@
 import type {PlanDocument} from './model/document.js'
-import {parseFrontmatter, type Frontmatter} from './model/frontmatter.js'
+import {opensFrontmatter, parseFrontmatter, type Frontmatter} from './model/frontmatter.js'
 import type {Range} from './model/text.js'
 import type {Edit, Finding} from './rule.js'
 
@@ -21,6 +21,34 @@ function overlaps(edit: Range, region: Range): boolean {
   return edit[0] < region[1] && edit[1] > region[0]
 }
 
+/** The code regions of a document by start, with the furthest end of each prefix (regions may overlap). */
+interface CodeIndex {
+  starts: number[]
+  furthestEnds: number[]
+}
+
+const codeIndexes = new WeakMap<PlanDocument, CodeIndex>()
+
+/** Whether `range` shares a character with a code region (an insertion: lies strictly inside one), in logarithmic time. */
+function touchesCode(document: PlanDocument, range: Range): boolean {
+  let index = codeIndexes.get(document)
+  if (!index) {
+    const code = document.opaque.filter((region) => codeKinds.has(region.kind)).map((region) => region.range).sort((a, b) => a[0] - b[0])
+    let furthest = -1
+    index = {starts: code.map((region) => region[0]), furthestEnds: code.map((region) => (furthest = Math.max(furthest, region[1])))}
+    codeIndexes.set(document, index)
+  }
+  // `overlaps`: a region starting before the range ends and ending after it starts.
+  let low = 0
+  let high = index.starts.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (index.starts[middle] < range[1]) low = middle + 1
+    else high = middle
+  }
+  return low > 0 && index.furthestEnds[low - 1] > range[0]
+}
+
 /** Replaces one range of `text`. */
 export function applyEdit(text: string, edit: Edit): string {
   return text.slice(0, edit.range[0]) + edit.text + text.slice(edit.range[1])
@@ -31,6 +59,35 @@ function frontmatterHolds(was: Frontmatter | undefined, after: string): boolean 
   const is = parseFrontmatter(after)
   if (was && !is) return false
   return (is?.errors.length ?? 0) <= (was?.errors.length ?? 0)
+}
+
+const endsWithLineBreak = (text: string, end: number) => text[end - 1] === '\n' || text[end - 1] === '\r'
+
+/**
+ * `frontmatterHolds` for one edit, reading only what the edit can change, so
+ * that checking every edit of a file stays linear in its size. A block that
+ * ends with a line break is decided by its own text: after it, an edit cannot
+ * change it, and inside it the first closing fence of the edited block is the
+ * whole text's too. Without a frontmatter, only an edit to the first line can
+ * open one (unless the text opens one it never closes).
+ */
+function editKeepsFrontmatter(document: PlanDocument, edit: Edit): boolean {
+  const {text, frontmatter} = document
+  const [start, end] = edit.range
+  if (frontmatter) {
+    const blockEnd = frontmatter.range[1]
+    if (endsWithLineBreak(text, blockEnd)) {
+      if (start >= blockEnd) return true
+      if (end <= blockEnd) {
+        const block = text.slice(0, start) + edit.text + text.slice(end, blockEnd)
+        const is = parseFrontmatter(block)
+        if (is && endsWithLineBreak(block, is.range[1])) return is.errors.length <= frontmatter.errors.length
+      }
+    }
+  } else if (start > (document.lines.lineStarts[1] ?? text.length) && !opensFrontmatter(text)) {
+    return true
+  }
+  return frontmatterHolds(frontmatter, applyEdit(text, edit))
 }
 
 /** Whether `after` uses only line endings that `before` uses (or `\n` when `before` has none). */
@@ -45,7 +102,7 @@ export function unsafeEditReason(document: PlanDocument, edit: Edit): string | u
   const {text} = document
   const [start, end] = edit.range
   if (start < 0 || end < start || end > text.length) return 'its range lies outside the file'
-  if (document.opaque.some((region) => codeKinds.has(region.kind) && overlaps(edit.range, region.range))) {
+  if (touchesCode(document, edit.range)) {
     return 'it would change a code block'
   }
   if (/(^|\n)[ \t]*(```|~~~)/.test(edit.text)) return 'it would open or close a code block'
@@ -56,7 +113,7 @@ export function unsafeEditReason(document: PlanDocument, edit: Edit): string | u
   // Edits to YAML that does not parse could make it worse in ways the error count does not show.
   const {frontmatter} = document
   if (frontmatter && frontmatter.errors.length > 0 && overlaps(edit.range, frontmatter.range)) return 'the frontmatter has a YAML error to fix first'
-  if (!frontmatterHolds(frontmatter, applyEdit(text, edit))) return 'it would break the YAML frontmatter'
+  if (!editKeepsFrontmatter(document, edit)) return 'it would break the YAML frontmatter'
   return undefined
 }
 
@@ -108,7 +165,17 @@ export function applyEdits(text: string, edits: readonly Edit[]): {text: string;
     applied.push(edit)
     lastEnd = edit.range[1]
   }
-  const apply = (chosen: Edit[]) => chosen.reduceRight((result, edit) => applyEdit(result, edit), text)
+  const apply = (chosen: Edit[]) => {
+    // Piece by piece: one edit at a time would copy the whole text per edit.
+    const pieces: string[] = []
+    let position = 0
+    for (const edit of chosen) {
+      pieces.push(text.slice(position, edit.range[0]), edit.text)
+      position = edit.range[1]
+    }
+    pieces.push(text.slice(position))
+    return pieces.join('')
+  }
   const result = apply(applied)
   if (applied.length > 1 && !(frontmatterHolds(parseFrontmatter(text), result) && lineEndingsHold(text, result))) {
     return {text: apply(applied.slice(0, 1)), applied: applied.slice(0, 1)}

@@ -53,27 +53,129 @@ function fixesOf(file: VFile, options: FixOptions): Edit[] {
   return file.messages.filter(wanted).flatMap((message) => planlintDataOf(message).fix ?? [])
 }
 
+/** planlint's temporary files: `.<name>.planlint-<pid>-<random>`, beside the file they replace. */
+const temporaryName = /^\.(.+)\.planlint-(\d+)-[0-9a-f]{12}$/
+
+const temporaryPathOf = (target: string) =>
+  path.join(path.dirname(target), `.${path.basename(target)}.planlint-${process.pid}-${crypto.randomBytes(6).toString('hex')}`)
+
+/** Whether process `pid` is alive (on this machine: the temporary files are local). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 /**
- * Writes `text` over `filePath` without ever leaving it half-written: a
- * temporary file in the same folder, with the original's mode, renamed over
- * it. Refuses when the file on disk is no longer exactly `expected` (changed
- * meanwhile, or not UTF-8, which reading as text would have mangled).
+ * Removes the temporary files that a killed `--fix` left in `folders`: planlint's
+ * own naming, made by a process that is gone (a run going on beside this one
+ * keeps its files). Returns the paths removed.
+ */
+export function removeStaleTemporaries(folders: Iterable<string>): string[] {
+  const removed: string[] = []
+  for (const folder of folders) {
+    let names: string[]
+    try {
+      names = fs.readdirSync(folder)
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      const match = temporaryName.exec(name)
+      if (!match || isAlive(Number(match[2]))) continue
+      const filePath = path.join(folder, name)
+      try {
+        if (fs.lstatSync(filePath).isFile()) {
+          fs.rmSync(filePath)
+          removed.push(filePath)
+        }
+      } catch {
+        // Gone already, or not ours to remove: the next run tries again.
+      }
+    }
+  }
+  return removed
+}
+
+/** Whether the file's mode lets nobody write it (root could, but the owner marked it read-only). */
+const isReadOnly = (stats: fs.Stats) => (stats.mode & 0o222) === 0
+
+function isWritable(filePath: string): boolean {
+  try {
+    fs.accessSync(filePath, fs.constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Writes `text` over `filePath`, keeping what the file is: its owner, group,
+ * mode and hard links. Refuses when the file on disk is no longer exactly
+ * `expected` (changed meanwhile, or not UTF-8, which reading as text would
+ * have mangled), and when it is read-only.
+ *
+ * As vim's `backupcopy=auto` does, a new file is written beside it and
+ * renamed over it (so it is never half-written, even when the process is
+ * killed), with the original's owner and mode; when that cannot keep the
+ * file as it is (more than one hard link, or an owner this process cannot
+ * give), the file is written in place.
  */
 export function writeFileAtomic(filePath: string, text: string, expected: string): void {
   const target = fs.realpathSync(filePath)
+  const stats = fs.statSync(target)
+  if (!stats.isFile()) throw new Error('it is not a regular file')
+  if (isReadOnly(stats) || !isWritable(target)) throw new Error('the file is read-only')
   const current = fs.readFileSync(target)
+  // Another run (or another hard link of the same file) wrote this text already.
+  if (current.equals(Buffer.from(text, 'utf8'))) return
   if (!current.equals(Buffer.from(expected, 'utf8'))) {
     throw new Error('the file changed on disk, or is not UTF-8 text')
   }
-  const mode = fs.statSync(target).mode & 0o7777
-  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.planlint-${crypto.randomBytes(6).toString('hex')}`)
+  if (stats.nlink > 1 || !renameKeeping(target, text, stats)) writeInPlace(target, text)
+}
+
+/** Writes a new file with the original's owner and mode and renames it over `target`; false, with nothing changed, when the owner cannot be kept. */
+function renameKeeping(target: string, text: string, stats: fs.Stats): boolean {
+  const mode = stats.mode & 0o7777
+  const temporary = temporaryPathOf(target)
   try {
-    fs.writeFileSync(temporary, text, {mode, flag: 'wx'})
-    fs.chmodSync(temporary, mode)
+    const descriptor = fs.openSync(temporary, 'wx', 0o600)
+    try {
+      fs.writeFileSync(descriptor, text)
+      if (process.getuid?.() !== stats.uid || process.getgid?.() !== stats.gid) {
+        try {
+          fs.fchownSync(descriptor, stats.uid, stats.gid)
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error
+          return false
+        }
+      }
+      // After the chown, which clears set-user-id bits.
+      fs.fchmodSync(descriptor, mode)
+      fs.fsyncSync(descriptor)
+    } finally {
+      fs.closeSync(descriptor)
+    }
     fs.renameSync(temporary, target)
-  } catch (error) {
+    return true
+  } finally {
     fs.rmSync(temporary, {force: true})
-    throw error
+  }
+}
+
+/** Rewrites `target` through its own inode, so every hard link sees the new text and owner and mode stay; not proof against a kill mid-write. */
+function writeInPlace(target: string, text: string): void {
+  const descriptor = fs.openSync(target, 'r+')
+  try {
+    fs.writeFileSync(descriptor, text)
+    fs.ftruncateSync(descriptor, Buffer.byteLength(text))
+    fs.fsyncSync(descriptor)
+  } finally {
+    fs.closeSync(descriptor)
   }
 }
 
@@ -124,6 +226,7 @@ export async function fixFiles(given: FixOptions): Promise<FixRun> {
     pending = relinted
   }
   if (options.dryRun) return {files: [...current.values()], fixed: [...fixed.values()]}
+  removeStaleTemporaries(new Set([...current.keys()].map((filePath) => path.dirname(filePath))))
   let graphChanged = false
   for (const [filePath, entry] of fixed) {
     try {

@@ -23,6 +23,16 @@ const rangeOf = (document: PlanDocument, node: YamlNode | null | undefined, fall
   return [start, end]
 }
 
+/** The items of a list key, each with its range: none for an empty value, and none (with `notAList` reported) for a value that is no list. */
+function listItems(document: PlanDocument, entry: FrontmatterEntry, report: Report, notAList: string): Array<{item: unknown; range: Range}> {
+  if (entry.value === null) return []
+  if (!isSeq(entry.node)) {
+    report({message: notAList, range: entry.valueRange})
+    return []
+  }
+  return entry.node.items.map((item) => ({item, range: rangeOf(document, item as YamlNode, entry.valueRange)}))
+}
+
 /** `gap_closure`: `execute-phase --gaps-only` selects plans whose value is exactly `true`. */
 function checkGapClosure(document: PlanDocument, entry: FrontmatterEntry, report: Report): void {
   const written = sliceOf(document, entry.valueRange).trim()
@@ -59,13 +69,8 @@ function checkFilesDeleted(document: PlanDocument, entry: FrontmatterEntry, repo
 
 /** `coupling_justified`: one `"plan-id: reason"` string per coupled same-wave plan. */
 function checkCouplingJustified(document: PlanDocument, entry: FrontmatterEntry, report: Report): void {
-  if (entry.value === null) return
-  if (!isSeq(entry.node)) {
-    report({message: '`coupling_justified` must be a list of `"plan-id: reason"` strings (`coupling_justified: ["03-02: both append config keys"]`)', range: entry.valueRange})
-    return
-  }
-  for (const item of entry.node.items) {
-    const range = rangeOf(document, item as YamlNode, entry.valueRange)
+  const notAList = '`coupling_justified` must be a list of `"plan-id: reason"` strings (`coupling_justified: ["03-02: both append config keys"]`)'
+  for (const {item, range} of listItems(document, entry, report, notAList)) {
     // `- 03-02: reason` unquoted is a one-key mapping in YAML; it says the same.
     if (isMap(item) && item.items.length === 1 && isScalar(item.items[0].key) && isScalar(item.items[0].value) && String(item.items[0].value.value ?? '').trim() !== '') continue
     const text = isScalar(item) ? String(item.value ?? '') : ''
@@ -83,13 +88,8 @@ const userSetupItemKeys: Record<string, string[]> = {env_vars: ['name', 'source'
 
 /** `user_setup`: services a person must set up, in the schema of GSD's `templates/user-setup.md`. */
 function checkUserSetup(document: PlanDocument, entry: FrontmatterEntry, report: Report): void {
-  if (entry.value === null) return
-  if (!isSeq(entry.node)) {
-    report({message: '`user_setup` must be a list of services (`- service: stripe`, with `why`, `env_vars`, `dashboard_config`, `local_dev`)', range: entry.valueRange})
-    return
-  }
-  for (const item of entry.node.items) {
-    const range = rangeOf(document, item as YamlNode, entry.valueRange)
+  const notAList = '`user_setup` must be a list of services (`- service: stripe`, with `why`, `env_vars`, `dashboard_config`, `local_dev`)'
+  for (const {item, range} of listItems(document, entry, report, notAList)) {
     if (!isMap(item)) {
       report({message: 'A `user_setup` item is a mapping that starts with `service:`; GSD builds the USER-SETUP checklist from its keys', range, severity: 'warning'})
       continue

@@ -202,10 +202,10 @@ export function isGlob(value: string): boolean {
   return false
 }
 
-/** The `files_modified` entries of a plan's frontmatter, with their ranges (empty when absent). */
-export function filesModified(document: PlanDocument): PathEntry[] {
+/** The `files_modified` (or another list key's, `files_deleted`) entries of a plan's frontmatter, with their ranges (empty when absent). */
+export function filesModified(document: PlanDocument, key = 'files_modified'): PathEntry[] {
   const frontmatter = document.frontmatter
-  const entry = frontmatter?.entries.get('files_modified')
+  const entry = frontmatter?.entries.get(key)
   if (!frontmatter || !entry) return []
   return frontmatterItems(frontmatter, entry.node)
     .filter((item) => typeof item.value === 'string' && item.value.trim() !== '')

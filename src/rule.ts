@@ -141,7 +141,8 @@ export function runRule<Options>(
   const filePath = document.path ?? path.resolve('unnamed.md')
   try {
     if (!isReported(document, session, settings)) return
-    rule.check({
+    // A file that is not text planlint can read (UTF-16) gets its one message below, from the first rule, and no rule reads it.
+    if (!document.failure?.unreadable) rule.check({
       document,
       options: resolveOptions(rule, options),
       graph: () => session.graphOf(document, filePath),

@@ -1,8 +1,9 @@
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {parseFrontmatter} from '../src/model/frontmatter.js'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {installPlanlint, planlint as planlintIn, planlintInProcess, repository} from './support/cli.js'
+import {cliBin, installPlanlint, planlint as planlintIn, planlintInProcess, repository} from './support/cli.js'
 import {readTree as snapshot, removeTree, writeTree} from './support/tree.js'
 
 const fixtures = path.join(repository, 'test/fixtures/fix')
@@ -181,4 +182,162 @@ describe('fixFiles from another working directory', () => {
       '.planning/phases/02-sync/02-03-PLAN.md'
     ])
   })
+})
+
+describe('--fix keeps what the file is', () => {
+  const plan = () => path.join(sandbox, `${phase}/01-01-PLAN.md`)
+  const fixedMarker = 'auto_select="s3-compatible"'
+
+  it('keeps the owner, group and mode of a file another user owns', async () => {
+    fs.chownSync(plan(), 1234, 4321)
+    fs.chmodSync(plan(), 0o640)
+    expect((await cli('--fix', `${phase}/01-01-PLAN.md`)).code).toBe(0)
+    const stats = fs.statSync(plan())
+    expect([stats.uid, stats.gid, stats.mode & 0o7777]).toEqual([1234, 4321, 0o640])
+    expect(fs.readFileSync(plan(), 'utf8')).toContain(fixedMarker)
+  })
+
+  it('writes in place, keeping the owner, when this user may write the file but not give it away', () => {
+    // The CLI runs as `nobody`, who may write the file through its group but cannot chown a new file to its owner.
+    fs.chmodSync(sandbox, 0o777)
+    for (const entry of fs.readdirSync(sandbox, {recursive: true, withFileTypes: true})) {
+      if (entry.isDirectory()) fs.chmodSync(path.join(entry.parentPath, entry.name), 0o777)
+    }
+    fs.chownSync(plan(), 1234, 65534)
+    fs.chmodSync(plan(), 0o664)
+    const result = spawnSync(process.execPath, [cliBin, '--fix', `${phase}/01-01-PLAN.md`], {cwd: sandbox, encoding: 'utf8', uid: 65534, gid: 65534, env: {...process.env, NO_COLOR: '1'}})
+    expect(result.stderr).toBe('planlint: applied 2 fixes to 1 file\n')
+    const stats = fs.statSync(plan())
+    expect([stats.uid, stats.gid, stats.mode & 0o7777]).toEqual([1234, 65534, 0o664])
+    expect(fs.readFileSync(plan(), 'utf8')).toContain(fixedMarker)
+  })
+
+  it('refuses a read-only file with a clear message and exit 2, and leaves it as it was', async () => {
+    const before = fs.readFileSync(plan())
+    fs.chmodSync(plan(), 0o444)
+    const {code, stderr} = await cli('--fix', `${phase}/01-01-PLAN.md`)
+    expect(stderr).toBe(`planlint: could not write ${phase}/01-01-PLAN.md (the file is read-only); the file is unchanged\n`)
+    expect(code).toBe(2)
+    expect(fs.readFileSync(plan()).equals(before)).toBe(true)
+    expect(fs.statSync(plan()).mode & 0o7777).toBe(0o444)
+  })
+
+  it('fixes a hard-linked file through its own inode, so every name sees the fixed text', async () => {
+    const other = path.join(sandbox, 'kept-copy.md')
+    fs.linkSync(plan(), other)
+    const inode = fs.statSync(plan()).ino
+    expect((await cli('--fix', `${phase}/01-01-PLAN.md`)).code).toBe(0)
+    expect(fs.statSync(plan()).ino).toBe(inode)
+    expect(fs.statSync(plan()).nlink).toBe(2)
+    expect(fs.readFileSync(other, 'utf8')).toContain(fixedMarker)
+  })
+
+  it('removes the temporary file a killed run left, and keeps one a live run is writing', async () => {
+    const folder = path.dirname(plan())
+    const stale = path.join(folder, '.01-01-PLAN.md.planlint-999999999-0123456789ab')
+    const live = path.join(folder, `.01-02-PLAN.md.planlint-${process.pid}-0123456789ab`)
+    const notOurs = path.join(folder, '.01-02-PLAN.md.backup')
+    for (const file of [stale, live, notOurs]) fs.writeFileSync(file, 'partial')
+    await cli('--fix')
+    expect([stale, live, notOurs].map((file) => fs.existsSync(file))).toEqual([false, true, true])
+  })
+})
+
+describe('--fix when it is killed, or runs twice at once', () => {
+  const fileCount = 40
+  /** Summaries whose completion marker is fixed (`## Research Complete` → `## RESEARCH COMPLETE`), in four phases, of different lengths. */
+  const originals = new Map(
+    Array.from({length: fileCount}, (_, index) => [
+      `.planning/phases/0${1 + (index % 4)}-part/0${1 + (index % 4)}-${String(index).padStart(2, '0')}-SUMMARY.md`,
+      `# Summary ${index}\n\n${'Notes on the work. '.repeat(1 + (index % 9) * 40)}\n\n## Research Complete\n\nDone.\n`
+    ])
+  )
+  const fixedText = (text: string) => text.replace('## Research Complete', '## RESEARCH COMPLETE')
+  /** A tree of the originals, and what the tests ask of it; each test has its own, so a test that timed out cannot touch the next one's. */
+  function plantedTree() {
+    const tree = writeTree([...originals].map(([file, text]) => ({path: file, text})), 'planlint-kill-')
+    const read = (file: string) => fs.readFileSync(path.join(tree, file), 'utf8')
+    return {
+      tree,
+      reset: () => {
+        for (const [file, text] of originals) fs.writeFileSync(path.join(tree, file), text)
+      },
+      /** The files that are neither their original nor their fixed text. */
+      torn: () => [...originals].filter(([file, text]) => read(file) !== text && read(file) !== fixedText(text)).map(([file]) => file),
+      fixedCount: () => [...originals].filter(([file, text]) => read(file) === fixedText(text)).length,
+      temporaries: () => fs.readdirSync(tree, {recursive: true}).map(String).filter((name) => name.includes('.planlint-')),
+      start: () => spawn(process.execPath, [cliBin, '--fix'], {cwd: tree, stdio: 'ignore'}),
+      /** Resolves when the first file of the tree is written (the run's write phase begins). */
+      firstWrite: () =>
+        new Promise<void>((resolve) => {
+          const watcher = fs.watch(path.join(tree, '.planning'), {recursive: true}, () => {
+            watcher.close()
+            resolve()
+          })
+        })
+    }
+  }
+  const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let planted: ReturnType<typeof plantedTree>
+  afterEach(() => removeTree(planted.tree))
+
+  it('leaves every file its original or its fixed text through 30 SIGKILLs, and the next run removes the temporary files', async () => {
+    planted = plantedTree()
+    const {reset, torn, fixedCount, temporaries, start, firstWrite} = planted
+    // A run to its end measures how long writing takes; the kills fall anywhere in that time.
+    const child = start()
+    const began = firstWrite().then(() => performance.now())
+    await exited(child)
+    const writing = Math.max(20, performance.now() - (await began))
+    expect(fixedCount()).toBe(fileCount)
+    // A fixed seed (mulberry32): the same kill times on every run of the test.
+    let seed = 13
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    }
+    let kills = 0
+    let partial = 0
+    for (let attempt = 0; kills < 30 && attempt < 60; attempt++) {
+      reset()
+      const victim = start()
+      const done = exited(victim)
+      const writes = firstWrite()
+      const outcome = await Promise.race([done.then(() => 'exited'), writes.then(() => 'writing')])
+      if (outcome === 'writing') {
+        await new Promise((resolve) => setTimeout(resolve, random() * writing))
+        if (victim.kill('SIGKILL')) kills++
+      }
+      await done
+      expect(torn()).toEqual([])
+      const count = fixedCount()
+      if (count > 0 && count < fileCount) partial++
+    }
+    expect(kills).toBe(30)
+    // Most kills fell in the middle of the writes, so the test saw half-fixed trees.
+    expect(partial).toBeGreaterThan(10)
+    await exited(start())
+    expect(fixedCount()).toBe(fileCount)
+    expect(temporaries()).toEqual([])
+  }, 600_000)
+
+  it('two runs at once: each file is only ever its original or its fixed text, and ends fixed', async () => {
+    planted = plantedTree()
+    const {torn, fixedCount, temporaries, start} = planted
+    const runs = [start(), start()]
+    const codes = Promise.all(runs.map(exited))
+    let finished = false
+    void codes.then(() => (finished = true))
+    const seen: string[] = []
+    while (!finished) {
+      seen.push(...torn())
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    expect(seen).toEqual([])
+    expect(await codes).toEqual([0, 0])
+    expect(fixedCount()).toBe(fileCount)
+    expect(temporaries()).toEqual([])
+  }, 60_000)
 })

@@ -4,10 +4,10 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {cliBin, installPlanlint, repository, run} from './support/cli.js'
-import {brokenPlan, cleanPlan, removeTree, writeTree} from './support/tree.js'
+import {brokenPlan, cleanPlan, planWith, removeTree, writeTree} from './support/tree.js'
 
 /** A plan with warnings only: it carries a completion marker, which leaked from an agent's return. */
-const warningPlan = `${cleanPlan.replace('plan: 02', 'plan: 03')}
+const warningPlan = `${planWith('03', ['01-01'])}
 ## PLAN COMPLETE
 `
 

@@ -20,7 +20,11 @@ const allowed: Record<string, string> = {
   // Keyed by a syntax tree: the remark plugins of one file share its model; it goes with the tree.
   'src/model/document.ts documentsByTree': 'per syntax tree',
   // Keyed by a document: which comments the rules of one file used, read by the suppression check; it goes with the document.
-  'src/suppression.ts usage': 'per document'
+  'src/suppression.ts usage': 'per document',
+  // Keyed by a document: each rule id's suppression comments, indexed once for lookups in logarithmic time; it goes with the document.
+  'src/suppression.ts indexes': 'per document',
+  // Keyed by a document: its code regions sorted once, so that checking each edit stays logarithmic; it goes with the document.
+  'src/edits.ts codeIndexes': 'per document'
 }
 
 const mutators = new Set(['set', 'add', 'delete', 'clear', 'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin'])

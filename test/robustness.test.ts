@@ -2,11 +2,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {buildDocument} from '../src/model/document.js'
+import {parseFrontmatter} from '../src/model/frontmatter.js'
 import {formatStylish} from '../src/reporters/stylish.js'
 import {isGlob} from '../src/plan.js'
 import {allowListed, negativeGrepCommands} from '../src/shell.js'
 import {eslintBin, installPlanlint, planlintInProcess, run} from './support/cli.js'
-import {cleanPlan, removeTree, writeTree} from './support/tree.js'
+import {cleanPlan, planWith, removeTree, writeTree} from './support/tree.js'
 
 /** One bad plan never stops a run: each case is a plan made to break the model, beside a plan with one known error. */
 const phase = '.planning/phases/01-storage'
@@ -97,5 +98,72 @@ describe('stylish', () => {
     const output = formatStylish([result([{ruleId: 'r', line: 1, message: 'a\n::error file=x::owned\u001B[2J'}]) as never], {cwd: '/tmp'})
     expect(output.split('\n').some((line) => line.startsWith('::'))).toBe(false)
     expect(output).toContain('a\\n::error file=x::owned\\u001b[2J')
+  })
+})
+
+describe('text as agents save it', () => {
+  /** The messages of one plan linted in a tree of its own, as `rule: line:column message`. */
+  async function lintPlan(text: string | Buffer, config?: object, preset = 'recommended') {
+    const tree = writeTree([{path: `${phase}/01-01-PLAN.md`, text: cleanPlan.replace('plan: 02', 'plan: 01').replace('depends_on: ["01-01"]', 'depends_on: []')}])
+    try {
+      fs.writeFileSync(path.join(tree, `${phase}/01-02-PLAN.md`), text)
+      if (config) fs.writeFileSync(path.join(tree, '.planning/config.json'), JSON.stringify(config))
+      const result = await planlintInProcess(tree, '--format', 'json', '--preset', preset, '.planning')
+      const [, file] = JSON.parse(result.stdout) as Array<{messages: Array<{ruleId: string | null; line: number; column: number; message: string}>}>
+      return file.messages.map((message) => `${message.ruleId?.replace('planlint/', '')}: ${message.line}:${message.column} ${message.message}`)
+    } finally {
+      removeTree(tree)
+    }
+  }
+  const brokenAutonomous = (text: string) => text.replace('autonomous: true', 'autonomous: maybe')
+
+  it('counts a lone CR as a line break, in positions and in the frontmatter (CR-only and mixed)', async () => {
+    const crOnly = brokenAutonomous(cleanPlan).replace(/\n/g, '\r')
+    const messages = await lintPlan(crOnly)
+    // `autonomous` is on line 8, after its key and a space.
+    expect(messages).toEqual([expect.stringMatching(/^autonomous-flag: 8:13 /)])
+    const mixed = brokenAutonomous(cleanPlan).replace(/\n/g, (_, offset: number) => (offset % 3 === 0 ? '\r' : offset % 3 === 1 ? '\r\n' : '\n'))
+    expect(await lintPlan(mixed)).toEqual([expect.stringMatching(/^autonomous-flag: 8:13 /)])
+  })
+
+  it('reads a frontmatter over 64 KiB as one message, without parsing it', async () => {
+    const huge = cleanPlan.replace('must_haves:', `notes: "${'x'.repeat(70 * 1024)}"\nmust_haves:`)
+    expect(await lintPlan(huge)).toEqual([expect.stringMatching(/^frontmatter-schema: 1:1 This frontmatter is 70 KiB, over the 64 KiB that planlint \(and GSD\) read/)])
+  })
+
+  it('resolves YAML aliases in depends_on, and stops an alias bomb with one message', async () => {
+    expect(await lintPlan(cleanPlan.replace('depends_on: ["01-01"]', 'dep: &d "01-09"\ndepends_on: [*d]'))).toEqual([expect.stringMatching(/^dependency-exists: .*01-09/)])
+    expect((await lintPlan(cleanPlan.replace('depends_on: ["01-01"]', 'deps: &l ["01-01"]\ndepends_on: *l'))).filter((message) => !message.includes('deps'))).toEqual([])
+    const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({length: 8}, (_, level) => `a${level + 1}: &a${level + 1} [${Array(10).fill(`*a${level}`).join(', ')}]`)]
+    const bomb = await lintPlan(cleanPlan.replace('depends_on: ["01-01"]', `${levels.join('\n')}\ndepends_on: *a8`))
+    expect(bomb.filter((message) => message.includes('expands more than 100 aliases')).length).toBeGreaterThan(0)
+  })
+
+  it('reports a wrongly typed workflow.human_verify_mode, and keeps its rule on', async () => {
+    const verify = planWith('02', [], {autonomous: false, tasks: '<task type="checkpoint:human-verify" gate="blocking">\n  <what-built>The page</what-built>\n  <how-to-verify>Open it</how-to-verify>\n  <resume-signal>Type "approved"</resume-signal>\n</task>\n'})
+    // The gsd preset turns the rule on (recommended leaves it off).
+    const messages = await lintPlan(verify, {workflow: {human_verify_mode: true}}, 'gsd')
+    expect(messages.filter((message) => message.startsWith('human-verify-mode'))).toEqual([
+      expect.stringMatching(/`end-of-phase` is the default of `workflow.human_verify_mode`, so this `checkpoint:human-verify` should not be here/),
+      expect.stringMatching(/`workflow.human_verify_mode` in `.planning\/config.json` is `true`, which the workflow does not accept \(`end-of-phase` or `mid-flight`\)/)
+    ])
+  })
+
+  it('reads `__proto__` as an ordinary key', () => {
+    const frontmatter = parseFrontmatter('---\n__proto__: {polluted: true}\nplan: 01\n---\n')!
+    expect(Object.getPrototypeOf(frontmatter.data)).toBe(Object.prototype)
+    expect(Object.keys(frontmatter.data!)).toEqual(['__proto__', 'plan'])
+    expect((frontmatter.data as {polluted?: boolean}).polluted).toBeUndefined()
+  })
+
+  it('names a UTF-16 file as such, in one message', async () => {
+    const utf16 = (bom: number[], littleEndian: boolean) => {
+      const bytes = Buffer.from(cleanPlan, 'utf16le')
+      if (!littleEndian) bytes.swap16()
+      return Buffer.concat([Buffer.from(bom), bytes])
+    }
+    for (const bytes of [utf16([0xff, 0xfe], true), utf16([0xfe, 0xff], false), utf16([], true)]) {
+      expect(await lintPlan(bytes)).toEqual([expect.stringMatching(/^[a-z-]+: 1:1 This file is UTF-16(LE|BE)? text, which planlint and the workflow's tools read as noise: save it as UTF-8$/)])
+    }
   })
 })

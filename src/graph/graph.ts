@@ -29,6 +29,14 @@ export interface PlanNode {
   wave: number | undefined
   /** The top-level frontmatter keys the plan sets (which GSD generation wrote it: `frontmatter-schema`). */
   keys: string[]
+  /** The paths of `files_modified` and `files_deleted`, as written (what `wave-file-overlap` compares across plans). */
+  files?: string[]
+  /** The plan ids `coupling_justified` entries name (`03-02` of `"03-02: both append config keys"`). */
+  coupledWith?: string[]
+  /** The `requirements:` ids, when the plan sets the key (`requirements-coverage`). */
+  requirements?: string[]
+  /** `gap_closure: true`: a plan that `execute-phase --gaps-only` runs, apart from the phase's first plans. */
+  gapClosure?: true
   /** `status: superseded`: retired, never to be executed (GSD leaves it out of the phase's counts and its index). */
   superseded?: boolean
   /** A summary (`*-SUMMARY.md`, `SUMMARY-NN.md`): the record of a plan that ran, or the stand-in for one whose file was removed. */
@@ -62,6 +70,17 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
   const statusValue = frontmatter?.entries.get('status')?.value
   const quickValue = frontmatter?.entries.get('quick_id')?.value
   const planValue = planEntry?.value
+  const items = (key: string) => {
+    const entry = frontmatter?.entries.get(key)
+    if (!frontmatter || !entry) return undefined
+    return frontmatterItems(frontmatter, entry.node)
+      .filter((item) => typeof item.value === 'string' || typeof item.value === 'number')
+      .map((item) => String(item.value).trim())
+      .filter((value) => value !== '')
+  }
+  const files = [...(items('files_modified') ?? []), ...(items('files_deleted') ?? [])]
+  const coupledWith = (items('coupling_justified') ?? []).flatMap((entry) => /^([^:\s]+)\s*:/.exec(entry)?.[1] ?? [])
+  const requirements = items('requirements')
   // A phase overview (`07-PLAN.md` in phase folder `07-x`, no frontmatter, no tasks) carries its phase's number, not a plan's.
   const overview =
     !frontmatter && fromName.phase === undefined && fromName.plan !== undefined && fromName.plan === normalizeNumber(path.basename(directory)) && !/<task[\s>]/.test(text)
@@ -85,6 +104,10 @@ export function planNodeFromText(filePath: string, text: string, frontmatter = p
         : [],
     wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined,
     keys: frontmatter ? [...frontmatter.entries.keys()] : [],
+    ...(files.length > 0 ? {files} : {}),
+    ...(coupledWith.length > 0 ? {coupledWith} : {}),
+    ...(requirements ? {requirements} : {}),
+    ...(frontmatter?.entries.get('gap_closure')?.value === true ? {gapClosure: true} : {}),
     ...outputSummariesOf(text),
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})

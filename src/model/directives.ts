@@ -32,14 +32,32 @@ function ruleIdsOf(text: string, offset: number): Directive['ruleIds'] {
   return [...list.matchAll(/[^\s,]+/g)].map((match) => ({id: match[0], range: [offset + match.index, offset + match.index + match[0].length] as Range}))
 }
 
+/** Where each blank line's line break starts (`\n` then a line of spaces and tabs, or the end), found in one pass over the text. */
+function blankLineStarts(text: string): number[] {
+  const starts: number[] = []
+  const blank = /\n[ \t]*(?:\r?\n|$)/g
+  for (let match = blank.exec(text); match; match = blank.exec(text)) {
+    starts.push(match.index)
+    // Two blank lines in a row share a line break: the second starts at the first's last one.
+    blank.lastIndex = match.index + 1
+  }
+  return starts
+}
+
 /** From `offset` to the end of the next block of non-blank lines: remark-lint's "next node", read from the text. */
-function nextBlock(text: string, offset: number): Range {
+function nextBlock(text: string, offset: number, blanks: () => number[]): Range {
   const blockStart = /\S/g
   blockStart.lastIndex = offset
   const start = blockStart.exec(text)?.index ?? text.length
-  const blank = /\n[ \t]*(?:\r?\n|$)/g
-  blank.lastIndex = start
-  return [offset, blank.exec(text)?.index ?? text.length]
+  const starts = blanks()
+  let low = 0
+  let high = starts.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (starts[middle] < start) low = middle + 1
+    else high = middle
+  }
+  return [offset, starts[low] ?? text.length]
 }
 
 /** The line after the one that holds `offset`, as a range. */
@@ -74,6 +92,8 @@ export function parseDirectives(text: string, comments: Range[], frontmatter: Fr
       })
     }
   }
+  let blanks: number[] | undefined
+  const blankLines = () => (blanks ??= blankLineStarts(text))
   for (const [start, end] of comments) {
     const match = htmlDirective.exec(text.slice(start, end))
     if (!match) continue
@@ -84,7 +104,7 @@ export function parseDirectives(text: string, comments: Range[], frontmatter: Fr
       syntax: match[2] ? 'planlint' : 'lint',
       ruleIds: ruleIdsOf(match[4], idsOffset),
       range: [start, end],
-      scope: kind === 'disable-next-line' ? nextLine(lines, end) : kind === 'ignore' ? nextBlock(text, end) : [end, text.length]
+      scope: kind === 'disable-next-line' ? nextLine(lines, end) : kind === 'ignore' ? nextBlock(text, end, blankLines) : [end, text.length]
     })
   }
   return directives

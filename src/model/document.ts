@@ -7,7 +7,7 @@ import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
 import {byteOrderMarkLength, scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
-import {LineIndex, lineRanges, type Range} from './text.js'
+import {LineIndex, lineRanges, utf16Of, type Range} from './text.js'
 import {textOf, treeNodes} from './tree.js'
 
 export type DocumentKind = 'plan' | 'summary' | 'agent-output' | 'other'
@@ -32,7 +32,7 @@ export interface PlanDocument {
    * once a rule has read that part: it then reads as empty, and the first
    * rule to run after it reports this, once (see `runRule`).
    */
-  failure?: {message: string; reported: boolean}
+  failure?: {message: string; reported: boolean; unreadable?: boolean}
 }
 
 const markdown = remark().use(remarkFrontmatter, ['yaml']).freeze()
@@ -245,6 +245,11 @@ export function buildDocument(text: string, filePath?: string, tree?: Root): Pla
       // Every directive spells `lint` (`planlint-disable`, `lint ignore`): without it, no comment need be found, nor code read.
       return (directives ??= text.includes('lint') ? guarded(() => parseDirectives(text, markupOf().comments, frontmatter, lineIndex()), () => []) : [])
     }
+  }
+  const utf16 = utf16Of(text)
+  if (utf16) {
+    // Read as UTF-8, the text is noise: one message says what the file is, and no rule reads it.
+    document.failure = {message: `This file is ${utf16} text, which planlint and the workflow's tools read as noise: save it as UTF-8`, reported: false, unreadable: true}
   }
   return document
 }

@@ -1,4 +1,4 @@
-import {isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode} from 'yaml'
+import {isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode} from 'yaml'
 import {lineRanges, type Range} from './text.js'
 
 /** One top-level `key: value` of the frontmatter, with source ranges. */
@@ -38,6 +38,12 @@ export interface Frontmatter {
   errors: YamlProblem[]
   entries: Map<string, FrontmatterEntry>
 }
+
+/** The largest frontmatter planlint parses, in characters between the fences: GSD's own limit (64 KiB). */
+export const maxFrontmatterLength = 64 * 1024
+
+/** How many aliases one value may expand (the `yaml` library's default), so that an alias bomb cannot exhaust memory. */
+export const maxAliasCount = 100
 
 /** How deep YAML collections nest before planlint stops reading a value (the parser recurses per level). */
 export const maxYamlDepth = 64
@@ -85,9 +91,13 @@ function topLevelValueAt(yaml: string, offset: number): Range {
   return [colon !== -1 && colon < offset ? colon + 1 : start, end]
 }
 
-const openingFence = /^(?:\uFEFF)?---[ \t]*\r?\n/
-/** A closing `---` line; the leading newline is optional for an empty block. */
-const closingFence = /(?:^|\r?\n)---[ \t]*(?:\r?\n|$)/
+/** The opening `---` line; `\n`, `\r\n` and a lone `\r` end a line, as remark-frontmatter reads it. */
+const openingFence = /^(?:\uFEFF)?---[ \t]*(?:\r\n|\r|\n)/
+/** A closing `---` line; the leading line break is optional for an empty block. */
+const closingFence = /(?:^|\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)/
+
+/** Whether the text's first line opens a frontmatter (closed or not). */
+export const opensFrontmatter = (text: string): boolean => openingFence.test(text)
 
 /** Finds and parses the YAML frontmatter at the very start of a document. */
 export function parseFrontmatter(text: string): Frontmatter | undefined {
@@ -96,12 +106,19 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
   const contentStart = opening[0].length
   const closing = closingFence.exec(text.slice(contentStart))
   if (!closing) return undefined
-  const newlineLength = closing[0].startsWith('\r\n') ? 2 : closing[0].startsWith('\n') ? 1 : 0
+  const newlineLength = closing[0].startsWith('\r\n') ? 2 : closing[0].startsWith('\n') || closing[0].startsWith('\r') ? 1 : 0
   const contentEnd = contentStart + closing.index + newlineLength
   const end = contentStart + closing.index + closing[0].length
-  let yamlText = text.slice(contentStart, contentEnd)
   const shift = (range: readonly number[]): Range => [range[0] + contentStart, range[1] + contentStart]
   const errors: YamlProblem[] = []
+  if (contentEnd - contentStart > maxFrontmatterLength) {
+    // GSD refuses such a block too; parsing it would cost time and memory for no plan anyone writes.
+    const size = `${Math.round((contentEnd - contentStart) / 1024)} KiB`
+    errors.push({code: 'TOO_LARGE', message: `This frontmatter is ${size}, over the 64 KiB that planlint (and GSD) read, so it is not parsed; move long text into the plan body`, range: [0, 3]})
+    return {range: [0, end], contentRange: [contentStart, contentEnd], document: parseDocument(''), data: undefined, errors, entries: new Map()}
+  }
+  // The `yaml` library reads a lone CR as text, YAML and CommonMark as a line break: the same length, so offsets hold.
+  let yamlText = text.slice(contentStart, contentEnd).replace(/\r(?!\n)/g, '\n')
   const deep = tooDeepAt(yamlText)
   if (deep !== undefined) {
     // The parser would exhaust the stack (and report that hundreds of times): that entry is read as blank, the others as written.
@@ -119,16 +136,21 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
       if (!isScalar(pair.key) || !pair.key.range) continue
       const key = String(pair.key.value)
       const keyRange = shift(pair.key.range)
-      const node = (pair.value ?? null) as YamlNode | null
-      const valueRange = node?.range ? shift(node.range) : ([keyRange[1] + 1, keyRange[1] + 1] as Range)
+      const written = (pair.value ?? null) as YamlNode | null
+      const valueRange = written?.range ? shift(written.range) : ([keyRange[1] + 1, keyRange[1] + 1] as Range)
+      // An alias (`depends_on: *list`) stands for the node it names; its range stays where the alias is written.
+      const node = isAlias(written) ? ((written.resolve(document) ?? null) as YamlNode | null) : written
       let value: unknown
       try {
-        value = node ? node.toJSON() : null
-      } catch {
+        value = written ? written.toJS(document, {maxAliasCount}) : null
+      } catch (error) {
         value = undefined
+        const reason = error instanceof Error && /alias/i.test(error.message) ? `it expands more than ${maxAliasCount} aliases` : 'it cannot be read'
+        errors.push({code: 'ALIAS_COUNT', message: `The value of \`${key}\` is not read: ${reason}`, range: valueRange})
       }
       if (!entries.has(key)) entries.set(key, {key, keyRange, valueRange, value, node})
-      data[key] = value
+      // `__proto__` is a key like any other, never the prototype of the data.
+      Object.defineProperty(data, key, {value, enumerable: true, writable: true, configurable: true})
     }
   }
   return {range: [0, end], contentRange: [contentStart, contentEnd], document, data, errors, entries}
@@ -138,9 +160,12 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
 export function frontmatterItems(frontmatter: Frontmatter, node: unknown): FrontmatterItem[] {
   const shift = frontmatter.contentRange[0]
   if (!node) return []
-  const scalars = isSeq(node) ? node.items : [node]
+  const resolve = (written: unknown) => (isAlias(written) ? written.resolve(frontmatter.document) : written)
+  const list = resolve(node)
+  const scalars = isSeq(list) ? list.items : [list]
   const items: FrontmatterItem[] = []
-  for (const item of scalars) {
+  for (const written of scalars) {
+    const item = resolve(written)
     if (!isScalar(item) || !item.range) continue
     const quoted = item.type === 'QUOTE_DOUBLE' || item.type === 'QUOTE_SINGLE'
     const start = item.range[0] + shift + (quoted ? 1 : 0)

@@ -22,13 +22,38 @@ export function* lineRanges(text: string, from = 0): Generator<Range> {
   }
 }
 
+/**
+ * Whether text read as UTF-8 was UTF-16: its byte order mark (`FF FE` or
+ * `FE FF`, two replacement characters once decoded) or, without one, a NUL
+ * in every other character of its start, as ASCII text in UTF-16 has.
+ */
+export function utf16Of(text: string): 'UTF-16LE' | 'UTF-16BE' | 'UTF-16' | undefined {
+  const start = text.slice(0, 512)
+  let even = 0
+  let odd = 0
+  for (let index = 0; index < start.length; index++) {
+    if (start.charCodeAt(index) === 0) {
+      if (index % 2 === 0) even++
+      else odd++
+    }
+  }
+  const bom = start.startsWith('\uFFFD\uFFFD')
+  const half = (start.length - (bom ? 2 : 0)) / 2
+  // After the mark's two characters, ASCII's NULs fall on the same parity as without one.
+  const nulls = Math.max(even, odd)
+  if (half < 4 || nulls < half * 0.6) return bom && nulls > 0 ? 'UTF-16' : undefined
+  return odd > even ? 'UTF-16LE' : 'UTF-16BE'
+}
+
 /** Maps offsets to line/column and back; built once per text. */
 export class LineIndex {
   readonly lineStarts: number[] = [0]
 
   constructor(readonly text: string) {
+    // `\n`, `\r\n` and a lone `\r` end a line, as in CommonMark (and in remark's and LSP's positions).
     for (let i = 0; i < text.length; i++) {
-      if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1)
+      const code = text.charCodeAt(i)
+      if (code === 10 || (code === 13 && text.charCodeAt(i + 1) !== 10)) this.lineStarts.push(i + 1)
     }
   }
 
@@ -49,8 +74,11 @@ export class LineIndex {
     return Math.min(start + column - 1, this.text.length)
   }
 
-  /** The line ending the text mostly uses, so inserted lines match it. */
+  /** The line ending the text uses, so inserted lines match it: CRLF if any, else a lone CR in a CR-only text, else LF (found once: every edit's check reads it). */
   get eol(): string {
-    return this.text.includes('\r\n') ? '\r\n' : '\n'
+    this.#eol ??= this.text.includes('\r\n') ? '\r\n' : this.text.includes('\r') && !this.text.includes('\n') ? '\r' : '\n'
+    return this.#eol
   }
+
+  #eol: string | undefined
 }

@@ -1,0 +1,81 @@
+import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
+import {filesModified, normalizePath} from '../src/plan.js'
+import {defineRule} from '../src/rule.js'
+
+/** Plans in the order the planner numbers them (`01-02` before `01-10`). */
+const byName = (a: PlanNode, b: PlanNode) => a.name.localeCompare(b.name, 'en', {numeric: true})
+
+/** Whether either plan's `coupling_justified` has an entry naming the other. */
+function coupled(plans: PlanGraph, a: PlanNode, b: PlanNode): boolean {
+  const names = (from: PlanNode, to: PlanNode) =>
+    (from.coupledWith ?? []).some((id) => {
+      const resolution = plans.resolve(from, id)
+      return resolution.status === 'resolved' && resolution.target === to
+    })
+  return names(a, b) || names(b, a)
+}
+
+/** Whether one plan waits for the other: then their equal waves are `wave-order`'s finding, not this rule's. */
+function ordered(plans: PlanGraph, a: PlanNode, b: PlanNode): boolean {
+  return plans.edges(a).some(({target}) => target === b) || plans.edges(b).some(({target}) => target === a)
+}
+
+/** Whether `.planning/config.json` turns plan-level parallel execution off (`parallelization: false`, `{enabled: false}` or `{plan_level: false}`). */
+function runsPlansInParallel(data: Record<string, unknown>): boolean {
+  const setting = data.parallelization
+  if (setting === false) return false
+  if (setting && typeof setting === 'object') {
+    const {enabled, plan_level: planLevel} = setting as Record<string, unknown>
+    return enabled !== false && planLevel !== false
+  }
+  return true
+}
+
+/**
+ * Plans of one wave run at once, each in its own worktree, so two of them
+ * that list the same file in `files_modified` or `files_deleted` edit it at
+ * once and their merges collide. The GSD planner: "Same-wave plans must have
+ * zero `files_modified`/`files_deleted` overlap". Paths are compared as the
+ * executor's guard compares them: exactly, after `./` and backslashes.
+ * A plan still to run is compared only with plans still to run: one that has
+ * run (or is superseded) runs beside nothing again. Plans that have run are
+ * compared with each other, for `--include-executed`'s audit of a tree's history.
+ */
+export default defineRule({
+  id: 'wave-file-overlap',
+  description: 'Two plans of one phase and wave do not list the same file in `files_modified` or `files_deleted`.',
+  severity: 'warning',
+  kinds: ['plan'],
+  defaultOptions: {},
+  check({document, graph, config, report}) {
+    const plans = graph()
+    const node = plans.planAt(document.path)
+    if (!node?.files || node.wave === undefined || node.superseded || !runsPlansInParallel(config().data)) return
+    const wave = node.wave
+    // A plan still to run is compared with the plans still to run; one that has run, with those that ran (`--include-executed`).
+    const state = plans.executionState(node)
+    const peers = plans
+      .inDirectory(node.directory)
+      .filter((other) => other !== node && !other.summaryOnly && other.wave === wave && other.files && plans.executionState(other) === state)
+      // Gap-closure plans are written after the phase ran and run on their own (`execute-phase --gaps-only`).
+      .filter((other) => other.gapClosure === node.gapClosure)
+      .filter((other) => !coupled(plans, node, other) && !ordered(plans, node, other))
+      .sort(byName)
+    if (peers.length === 0) return
+    const listing = (file: string) => peers.filter((other) => other.files!.some((listed) => normalizePath(listed) === file))
+    for (const entry of [...filesModified(document), ...filesModified(document, 'files_deleted')]) {
+      const others = listing(normalizePath(entry.path))
+      if (others.length === 0) continue
+      const names = others.map((other) => `\`${other.name}\``).join(', ')
+      const later = others.filter((other) => byName(other, node) > 0)
+      const advice =
+        later.length === others.length
+          ? `move ${names} to wave ${wave + 1} with \`depends_on\` on this plan`
+          : `move this plan to wave ${wave + 1} with \`depends_on: [${others.filter((other) => !later.includes(other)).map((other) => other.name).join(', ')}]\``
+      report({
+        message: `\`${entry.path}\` is also listed by ${names}, in the same wave (${wave}): parallel plans would edit it at once; ${advice}, or name the pair in \`coupling_justified\` if their order does not matter`,
+        range: entry.range
+      })
+    }
+  }
+})
