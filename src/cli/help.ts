@@ -33,6 +33,10 @@ Options:
   --rule <id>           with --fix: apply only this rule's fixes (repeatable)
   --include-executed    also report on plans that have run (have a SUMMARY) or are superseded
   --max-file-size <n>   skip files over n bytes (or 512KB, 8MB) with one message (default: 5MB)
+  --cache               reuse the findings of files (and plans) that did not change since the last --cache run
+  --cache-location <p>  the cache file, or a folder for it (default: .planlintcache)
+  --cache-strategy <s>  metadata (time and size, the default) or content (a hash of the bytes)
+  --concurrency <n>     lint in n worker threads, auto, or off (the default)
   -h, --help            show this help
   -v, --version         show the version
 
