@@ -70,17 +70,6 @@ export function planlintDataOf(message: VFileMessage): PlanlintMessageData {
   return (message as {planlint?: PlanlintMessageData}).planlint ?? {}
 }
 
-/** unified-engine options for a run whose files are handed back, not written or reported (the language server's ignore check). */
-export const unreportedRun = {
-  out: false,
-  output: false,
-  silent: true,
-  quiet: false,
-  color: false,
-  reporter: () => '',
-  streamError: {write: () => true} as unknown as NodeJS.WriteStream
-}
-
 /** A file that could not be linted at all (its configuration does not load): exit 2, and the hook says so without blocking. */
 export class ProcessingFailure extends UsageError {}
 

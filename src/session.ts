@@ -195,6 +195,11 @@ export class LintSession {
     if (!this.trees.has(root)) this.trees.set(root, {files, stale: true})
   }
 
+  /** The plan graph of the planning tree at `root` (a folder `planningRootOf` gives), as the rules of its files see it. */
+  graphOfTree(root: string): PlanGraph {
+    return this.treeGraph(path.resolve(root))
+  }
+
   /** `.planning/config.json` of the tree that holds `filePath`, read once per session. */
   configFor(filePath: string): PlanningConfig {
     const root = this.planningRootOf(filePath)

@@ -8,10 +8,12 @@ export const presetNames = ['recommended', 'gsd', 'pbr'] as const
 
 export const help = `Usage: planlint [options] [paths...]
        planlint hook < payload.json
+       planlint graph [--format mermaid|dot|json] [--phase <phase>] [paths...]
 
 Lints GSD / Plan-Build-Run planning documents (default path: .planning).
 \`planlint hook\` lints the file named in a coding agent's post-write hook
 payload (stdin) and answers in the hook's JSON (see docs/agent-hooks.md).
+\`planlint graph\` draws the plan graph (see \`planlint graph --help\`, docs/graph.md).
 
 Options:
   --format <name>       ${formatNames.join(', ')} (default: stylish)

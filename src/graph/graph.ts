@@ -555,6 +555,12 @@ export class PlanGraph {
     return undefined
   }
 
+  /** Whether `a` and `b` are in one strongly connected component: a dependency edge between them is on a cycle. */
+  inOneComponent(a: PlanNode, b: PlanNode): boolean {
+    const component = this.components()
+    return component.get(a) === component.get(b)
+  }
+
   /** Shortest path of dependency edges from `start` to `goal` (breadth first) through plans `inside` allows, both included. */
   private route(start: PlanNode, goal: PlanNode, inside: (node: PlanNode) => boolean): PlanNode[] | undefined {
     const previous = new Map<PlanNode, PlanNode | undefined>([[start, undefined]])
