@@ -292,6 +292,11 @@ export class PlanGraph {
    * reuses a finished plan's number is not taken for finished.
    */
   summaryOf(plan: PlanNode): PlanNode | undefined {
+    // Asked by every rule of every plan (whether it has run): found once per graph.
+    return this.memo(`summary-of\0${plan.path}`, () => this.findSummary(plan))
+  }
+
+  private findSummary(plan: PlanNode): PlanNode | undefined {
     const fileName = path.basename(plan.path)
     const summaryAt = (name: string) => {
       const summary = this.byPath.get(path.join(plan.directory, name))
