@@ -3,6 +3,7 @@ import type {Range} from '../src/model/text.js'
 import {blankTags, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 import type {PlanDocument} from '../src/model/document.js'
+import type {Element} from '../src/model/markup.js'
 
 /** Work a CLI or API can do; `tool` names what would do it. Patterns are matched case-insensitively. */
 export interface AutomatableWork {
@@ -13,6 +14,8 @@ export interface AutomatableWork {
   despiteSecrets?: boolean
   /** A sentence that also matches this (case-insensitive) is not this work. */
   unless?: string
+  /** Flagged even when the sentence reads as a login: configuring an auth service ("Authentication → URL Configuration") is not logging in. */
+  despiteLogin?: boolean
 }
 
 interface Options {
@@ -40,17 +43,34 @@ const services: Array<[RegExp, string]> = [
   [/\bcloudflare|wrangler\b/i, 'wrangler'],
   [/\bfirebase\b/i, 'firebase'],
   [/\b(aws|s3)\b/i, 'aws'],
+  [/\bazure\b/i, 'az'],
   [/\bdocker\b/i, 'docker'],
   [/\bprisma\b/i, 'npx prisma']
 ]
+
+/** Platforms whose CLI or API creates projects and services, and what they create (not an account: signing up is the person's). */
+const platforms = String.raw`\b(supabase|firebase|vercel|netlify|railway|neon|upstash|convex|render|heroku|planetscale|cloudflare|fly\.io|google cloud|gcp|azure|aws)\b`
+const platformThings = String.raw`\b(projects?|apps?|sites?|services?|workers?|instances?|resources?|clusters?)\b`
 
 /** The spec's automatable work in prose. Commands themselves are read by `commandsIn`. */
 const builtInWork: AutomatableWork[] = [
   // An ask to deploy, not a mention (`self-deploy role`, `Pre-Deploy Gate`, `before deploy`) nor a requirement id (`DEPLOY-02`).
   {pattern: String.raw`(^|[^\w-])(re)?deploy( it| the| this| your| to| a| an|ing the)\b|^\W*(re)?deploy\b(?!-)`, work: 'deploy', tool: ''},
   {pattern: String.raw`\b(run|execute|kick off|apply)\b[^.\n]{0,40}\b(build|tests?|test suite|migrations?|migrate|seeds?|seeding|lint)\b`, work: 'run builds, tests and migrations', tool: 'the Bash tool'},
+  // SQL the person is told to apply to a database: the agent runs it with psql or the platform's CLI.
+  {pattern: String.raw`\b(run|runs|execute|executes|apply|applies)\b[^.\n]{0,40}(\bsql\b|\bddl\b|\w\.sql\b)`, work: 'run SQL against a database', tool: 'psql or the platform\'s CLI'},
   {pattern: String.raw`\bstart\b[^.\n]{0,20}\b(dev |development |local |the )?server\b`, work: 'start servers', tool: 'the Bash tool'},
-  {pattern: String.raw`(?<![/\x60])\bcreate\b[^.\n]{0,30}\b(database|db|webhooks?|buckets?|tables?|redis|postgres|schema)\b`, work: 'create databases, webhooks and buckets', tool: ''},
+  {
+    pattern: String.raw`(?<![/\x60])\bcreate\b[^.\n]{0,30}\b(database|db|webhooks?|buckets?|tables?|redis|postgres|schema)\b|\b(add|configure|register|set up|point)\b[^.\n]{0,30}\bwebhooks?\b`,
+    work: 'create databases, webhooks and buckets',
+    tool: ''
+  },
+  // A project or service on a platform whose CLI or API creates it (`supabase projects create`, `firebase projects:create`, `az … create`).
+  {
+    pattern: String.raw`\bcreate\b[^.\n]{0,20}${platforms}[^.\n]{0,20}${platformThings}|${platforms}[^.\n]{0,40}\bcreate\b[^.\n]{0,12}${platformThings}|\bcreate\b[^.\n]{0,12}${platformThings}[^.\n]{0,30}${platforms}`,
+    work: 'create projects and services',
+    tool: ''
+  },
   {pattern: String.raw`\bcopy\b[^.\n]{0,60}\b(into|to) (the )?[^.\n]{0,30}\b(dashboard|settings|console|config|\.env)\b`, work: 'copy values between services', tool: ''},
   {pattern: String.raw`\b(create|edit|update|write|add)\b[^.\n]{0,40}(\.env\b|\.env\.local|config file|\b\w+\.(json|ya?ml|toml|ts|js)\b)`, work: 'create or edit files', tool: 'the Write tool'},
   // An env file is written by the agent even when a secret goes into it: the person pastes the secret, the agent writes the file.
@@ -59,11 +79,21 @@ const builtInWork: AutomatableWork[] = [
   // Not what was done there ("backfill applied via the SQL Editor"), which a note may quote.
   {pattern: String.raw`\b(sql[ -]?editor|supabase studio)\b`, work: 'run SQL in a web SQL editor', tool: '`supabase db push` or psql', unless: String.raw`\b(applied|ran|executed|aplicad[ao]s?|ejecutad[ao]s?)\b`},
   {
-    pattern: String.raw`^[^a-z]{0,12}commit\b|\b(push|merge)\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?|pr|pull request)\b|\b(close|edit|publish)\b[^.\n]{0,20}\b(pr|pull request|release)\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\bdependabot\b`,
+    // Not a bare "Commit …": a commit of the results file closes many tasks whose work is a person's (testing on a phone, recording a video).
+    pattern: String.raw`\b(push|merge)(es|ed|ing)?\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?|pr|pull request)\b|\b(open|close|edit|publish)(s|es|ed)?\b[^.\n]{0,20}\b(pr|pull request|release)\b|\bcreate(s|d)?\b[^.\n]{0,30}\bbranch\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\bdependabot\b`,
     work: 'do git work (commit, push, merge)',
     tool: 'git and gh'
   },
-  {pattern: String.raw`\b(env(ironment)? ?var(iable)?s?|secrets?)\b[^.\n]{0,60}\b(dashboard|console|settings page|web ui)\b|\b(dashboard|console)\b[^.\n]{0,60}\benv(ironment)? ?var(iable)?s?\b`, work: 'set environment variables in a dashboard', tool: ''}
+  // A dashboard setting the service's API or CLI sets, where the plan names it: a DNS record, SMTP host/port/sender, auth URLs.
+  {pattern: String.raw`\b(add|create|set( up)?|configure|update|point|change)\b[^.\n]{0,40}\b(dns|cname|mx|txt|srv|caa|spf|dkim|dmarc|aaaa)\b[^.\n]{0,20}\brecords?\b`, work: 'add DNS records', tool: "the DNS host's API"},
+  {
+    pattern: String.raw`\bsmtp\b[^.\n]{0,60}\b(host|port|sender)\b|\b(site url|redirect urls?|redirect uris?|authori[sz]ed domains?)\b|\b(enable|disable|turn on|turn off|toggle)\b[^.\n]{0,40}\b(email(\/password)? (provider|sign-?ins?)|anonymous sign-?ins?|realtime|row level security|point in time recovery)\b`,
+    work: "configure a service's settings",
+    tool: '',
+    despiteSecrets: true,
+    despiteLogin: true
+  },
+  {pattern: String.raw`\b(env(ironment)? ?var(iable)?s?|secrets?)\b[^.\n]{0,60}\b(dashboard|console|settings|web ui)\b|\b(dashboard|console|settings)\b[^.\n]{0,60}\benv(ironment)? ?var(iable)?s?\b|\b(add|set)\b[^.\n]{0,30}\benv(ironment)? ?var(iable)?s?\b[^.\n]{0,30}${platforms}`, work: 'set environment variables in a dashboard', tool: ''}
 ]
 
 /** The documented reasons a person must act: auth gates, secrets, verification links, 2FA, 3-D Secure, OAuth consent, approvals, devices, judgement. */
@@ -73,8 +103,11 @@ const secretAsks = [
   String.raw`\b(secrets?|keys?|tokens?)\b[^.\n]{0,40}\bfrom\b[^.\n]{0,40}\b(dashboard|console|portal|settings)\b`
 ].map((pattern) => new RegExp(pattern, 'i'))
 
+/** Logging in: the first of the legitimate asks, which configuring an auth service is not. */
+const loginAsk = String.raw`\b(log ?in|login|sign ?in|sign ?up|authenticat\w*|auth login|re-?auth\w*)\b`
+
 const builtInLegitimate = [
-  String.raw`\b(log ?in|login|sign ?in|sign ?up|authenticat\w*|auth login|re-?auth\w*)\b`,
+  loginAsk,
   String.raw`\b(verification (link|email|code)|verify (your )?email|confirm(ation)? email|magic link)\b`,
   String.raw`\b(2fa|mfa|two[- ]factor|sms|one[- ]time (code|password)|otp)\b`,
   String.raw`\b(3-?d ?secure|3ds|credit card|payment (method|details))\b`,
@@ -91,10 +124,28 @@ const deviceWords = /\b(physical|device|phone|hardware|usb|qr code|simulator|emu
  * A line or sentence about what the agent does, not the person: "Claude runs
  * `supabase db push` after approval", "I'll add it via `npx convex env set`",
  * "the migration was applied". The agent is named the same way in most
- * languages (`Claude`, orchestrator, оркестратор, 编排器).
+ * languages (`Claude`, orchestrator, оркестратор, 编排器); "in Claude Code"
+ * names the prompt the person types at, not the agent doing it.
  */
 const agentDoes =
-  /\b(claude|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
+  /\b(claude(?! code\b)|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
+
+/**
+ * A task's name that puts its work where only a person is: on a physical
+ * device, a simulator or a virtual machine, in a video they record, in user
+ * acceptance testing. The build that goes onto the phone and the commit of the
+ * results are then steps around the person's work, not work to hand over.
+ */
+const humanOnlyName =
+  /\b(physical|real) (devices?|phones?|iphones?|ipads?|android|hardware)\b|\bon (a |the |your |each |both |two )?(devices?|phones?|iphones?|ipads?|android|tablets?)\b|\b(simulators?|emulators?|uat|vms?|virtual machines?|raspberry pi|screencast)\b|\b(record|film|narrat\w*)\b[^.\n]{0,30}\b(video|demo|walkthrough)\b/i
+
+/**
+ * The plan saying the agent cannot reach where the work is (a phone, a
+ * customer's server, a VM) or cannot make it (audio, a recording). Not "cannot
+ * access the dashboard": the service's CLI or API reaches what its dashboard does.
+ */
+const agentCannotReach =
+  /\b(claude|the agent|the executor|agents?|executor|ai)\b[^.\n]{0,12}\b(can't|can ?not|is unable to|has no access to|does not have access to|doesn't have access to)\b[^.\n]{0,60}\b(devices?|phones?|iphones?|ipads?|android|simulators?|emulators?|vms?|virtual machines?|servers?|hosts?|machines?|hardware|generate|record|capture|drive)\b/i
 
 /** Children that say what the agent checks or how to answer, not what the person is told to do. */
 const notAsks = new Set(['verification', 'verify', 'automated', 'done', 'resume-signal', 'files', 'read_first', 'acceptance_criteria', 'what-built', 'what-checked', 'precondition'])
@@ -141,6 +192,15 @@ function proseOf(document: PlanDocument): string {
   return blankTags(parts.join(''))
 }
 
+/** Whether a task's work is a person's as a whole: its name puts it on a device, a VM or a video, or the plan says the agent cannot reach it. */
+function isHumanOnly(document: PlanDocument, task: Element): boolean {
+  const nameElement = task.children.find((child) => child.name === 'name')
+  const name = nameElement
+    ? document.text.slice(nameElement.contentRange[0], nameElement.contentRange[1])
+    : (task.attributes.find((attribute) => attribute.name === 'name')?.value ?? document.text.slice(task.contentRange[0], task.contentRange[1]).trim().split('\n')[0])
+  return humanOnlyName.test(name) || agentCannotReach.test(document.text.slice(task.contentRange[0], task.contentRange[1]))
+}
+
 function toolFor(text: string, work: AutomatableWork): string {
   if (work.tool) return work.tool
   for (const [pattern, cli] of services) if (pattern.test(text)) return cli
@@ -169,13 +229,14 @@ export default defineRule<Options>({
   check({document, options, report}) {
     const work = [...builtInWork, ...options.automatable].map((item) => ({...item, regexp: new RegExp(item.pattern, 'i'), except: item.unless === undefined ? undefined : new RegExp(item.unless, 'i')}))
     const legitimate = [...builtInLegitimate, ...options.legitimate].map((pattern) => new RegExp(pattern, 'i'))
+    const [login, ...otherLegitimate] = legitimate
     const morePrograms = new Set(options.commands)
     let prose: string | undefined
     for (const task of document.tasks) {
-      if (taskType(task) !== 'checkpoint:human-action') continue
+      if (taskType(task) !== 'checkpoint:human-action' || isHumanOnly(document, task)) continue
       const ranges = readRanges(task, notAsks)
       const approval = ranges.some(([start, end]) => approves.test(document.text.slice(start, end)))
-      const given = commandsIn(document, ranges, morePrograms)
+      const given = commandsIn(document, ranges, morePrograms, {slashCommands: true})
       // In a task that logs the person in, a command that only lists what the login reached is the login's check.
       const logsIn = given.some((command) => isLogin(command.words))
       const commands = given.filter(
@@ -185,7 +246,8 @@ export default defineRule<Options>({
           !isLogin(command.words) &&
           !(logsIn && isLoginCheck(command.words)) &&
           !storesSecret(command.words) &&
-          !agentDoes.test(command.context) &&
+          // The command's own words (`/gsd:verify-work`) do not say who runs it.
+          !agentDoes.test(command.context.replace(command.text, '')) &&
           !deviceWords.test(command.context) &&
           !legitimate.slice(builtInLegitimate.length).some((pattern) => pattern.test(command.context))
       )
@@ -194,12 +256,19 @@ export default defineRule<Options>({
       const sentences = ranges.flatMap(([start, end]) => sentencesIn(proseText, start, end))
       const asks: Array<{range: Range; message: string}> = commands.map((command) => ({
         range: command.range,
-        message: `This human-action asks a person to run \`${quoted(command.text)}\`, which the executor can run with the Bash tool`
+        message:
+          command.form === 'slash'
+            ? `This human-action asks a person to run the slash command \`${quoted(command.text)}\`, which the agent can run itself`
+            : `This human-action asks a person to run \`${quoted(command.text)}\`, which the executor can run with the Bash tool`
       }))
       for (const sentence of sentences) {
-        if (agentDoes.test(sentence.text) || legitimate.some((pattern) => pattern.test(sentence.text))) continue
+        if (agentDoes.test(sentence.text) || otherLegitimate.some((pattern) => pattern.test(sentence.text))) continue
+        const logsIn = login.test(sentence.text)
         const namesSecret = secretAsks.some((pattern) => pattern.test(sentence.text))
-        const item = work.find((candidate) => (candidate.despiteSecrets === true || !namesSecret) && candidate.regexp.test(sentence.text) && !candidate.except?.test(sentence.text))
+        const item = work.find(
+          (candidate) =>
+            (candidate.despiteSecrets === true || !namesSecret) && (candidate.despiteLogin === true || !logsIn) && candidate.regexp.test(sentence.text) && !candidate.except?.test(sentence.text)
+        )
         if (!item) continue
         const text = sentence.text.trim()
         const start = sentence.start + sentence.text.indexOf(text)

@@ -9,8 +9,8 @@ import type {PlanDocument} from './model/document.js'
 import type {Element} from './model/markup.js'
 import type {Range} from './model/text.js'
 
-/** How a command was given. */
-export type CommandForm = 'fence' | 'span' | 'prompt' | 'run'
+/** How a command was given; `slash` is a workflow's slash command in a code span (`/gsd:execute-phase 4`). */
+export type CommandForm = 'fence' | 'span' | 'prompt' | 'run' | 'slash'
 
 export interface CommandAsk {
   /** The command as written, from its program to its end. */
@@ -66,6 +66,16 @@ export function commandWords(line: string, more: ReadonlySet<string> = new Set()
   return words
 }
 
+/**
+ * A workflow's slash command (`/gsd:execute-phase 4`, `/gsd-verify-work`), a
+ * prompt the agent can run itself: one namespaced path segment, so
+ * `/api/health`, `/settings` and the session's own `/clear` are not read.
+ */
+const slashCommand = /^\/[a-z][a-z\d]*[:-][a-z\d][\w:-]*(?:\s[^\s/][^/]*)?$/i
+
+/** The session's own controls with a hyphen in their name, which only the person at the prompt can give. */
+const sessionControls = /^\/(?:add-dir|terminal-setup|install-github-app|release-notes)\b/i
+
 /** A word that tells the person to type something, in the languages plans are written in. */
 const runVerb =
   /\b(runs?|re-?runs?|execute|type|enter|paste|invoke|launch|start|terminal|shell|command line|cli|console:)\b|выполн|запуст|ejecut|execut|lanc|esegu|kör|exécut|运行|执行|실행|chạy/i
@@ -80,7 +90,7 @@ const bareSpan = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/
  * command ("`git status` shows the files") is not an ask.
  */
 export function isRunAsk(command: CommandAsk): boolean {
-  return command.form !== 'span' || runVerb.test(command.context) || bareSpan.test(command.context)
+  return (command.form !== 'span' && command.form !== 'slash') || runVerb.test(command.context) || bareSpan.test(command.context)
 }
 
 /** Subcommands that log the person in: the auth gates a checkpoint exists for (`vercel login`, `gh auth login`, `aws configure`). */
@@ -176,9 +186,10 @@ function codeSpans(line: string): Array<[number, number]> {
  * of a shell (or unlabelled) fence that starts with a program, each code span
  * that does, each `$ ` prompt line and each "Run:"/"Execute" clause that does.
  * Fences in other languages (templates, code, Markdown) hold no commands.
- * `more` names programs on top of the table (a rule's option).
+ * `more` names programs on top of the table (a rule's option); with
+ * `slashCommands`, code spans holding a workflow's slash command are read too.
  */
-export function commandsIn(document: PlanDocument, ranges: Range[], more: ReadonlySet<string> = new Set()): CommandAsk[] {
+export function commandsIn(document: PlanDocument, ranges: Range[], more: ReadonlySet<string> = new Set(), {slashCommands = false} = {}): CommandAsk[] {
   const {text} = document
   const found: CommandAsk[] = []
   const fences = document.opaque.filter((region) => region.kind === 'fenced' && ranges.some(([start, end]) => region.range[1] > start && region.range[0] < end))
@@ -215,10 +226,13 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
         for (const [spanStart, spanEnd] of spans) {
           const body = line.slice(spanStart, spanEnd)
           const unprompted = withoutPrompt(body.trimStart())
-          const words = commandWords(unprompted, more)
-          if (!words) continue
           const at = lineStart + spanStart + body.length - unprompted.length
-          found.push({text: unprompted.trim(), range: [at, at + unprompted.trimEnd().length], words, form: 'span', context: line})
+          const range: Range = [at, at + unprompted.trimEnd().length]
+          const words = commandWords(unprompted, more)
+          if (words) found.push({text: unprompted.trim(), range, words, form: 'span', context: line})
+          else if (slashCommands && slashCommand.test(unprompted.trim()) && !sessionControls.test(unprompted)) {
+            found.push({text: unprompted.trim(), range, words: [unprompted.trim().split(/\s/)[0]], form: 'slash', context: line})
+          }
         }
         for (const match of line.matchAll(runClause)) {
           const at = match.index + match[0].length
