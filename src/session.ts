@@ -5,6 +5,7 @@ import {readPlanningConfig, type PlanningConfig} from './config.js'
 import {messageRange} from './edits.js'
 import {PlanGraph, planNodeFromText, scanTree, type PlanNode, type TreeFiles} from './graph/graph.js'
 import type {GraphReads} from './graph/reads.js'
+import {planningRootOf} from './graph/tree-files.js'
 import type {Frontmatter} from './model/frontmatter.js'
 import {buildDocument, documentOfTree, type PlanDocument} from './model/document.js'
 import type {Point, Range} from './model/text.js'
@@ -130,16 +131,7 @@ export class LintSession {
 
   /** The planning tree a file belongs to: its nearest `.planning` ancestor, else the deepest given root holding it, else its folder. */
   planningRootOf(filePath: string): string {
-    const absolute = path.resolve(filePath)
-    for (let directory = path.dirname(absolute); ; directory = path.dirname(directory)) {
-      if (path.basename(directory) === '.planning') return directory
-      if (path.dirname(directory) === directory) break
-    }
-    let best: string | undefined
-    for (const root of this.roots) {
-      if (absolute.startsWith(root + path.sep) && (!best || root.length > best.length)) best = root
-    }
-    return best ?? path.dirname(absolute)
+    return planningRootOf(filePath, this.roots)
   }
 
   /**

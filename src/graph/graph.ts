@@ -1,10 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {frontmatterItems, parseFrontmatter} from '../model/frontmatter.js'
-import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from '../model/document.js'
+import {isNotPlanFileName, isPlanFileName} from '../model/file-names.js'
 import type {Range} from '../model/text.js'
 import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
+import {stampOf, treeMarkdownFiles} from './tree-files.js'
 
 /** One `depends_on` entry as written. `range` is its place in the plan's source. */
 export interface DependencyEntry {
@@ -152,11 +153,6 @@ function summaryNamesOf(planFileName: string): string[] {
 /** The `phase-plan` id that starts a slugged plan's file name: `01-02` for `01-02-auth-PLAN.md` and `01-02-PLAN.md`. */
 function canonicalIdOf(planFileName: string): string | undefined {
   return /^(\d+(?:\.\d+)*[a-z]?-\d+[a-z]?)(?=-)/i.exec(planFileName)?.[1]
-}
-
-/** Summaries by name: `*-SUMMARY.md`, `SUMMARY.md`, and the nested layout's `SUMMARY-01.md`. */
-function isSummaryLike(fileName: string): boolean {
-  return isSummaryFileName(fileName) || /^SUMMARY-\d+[a-z]?(?:-[\w.-]+)?\.md$/i.test(fileName)
 }
 
 /** The plan file name a summary stands for: `01-02-SUMMARY.md` → `01-02-PLAN.md`, `SUMMARY-01.md` → `PLAN-01.md`, `SUMMARY.md` → `PLAN.md`. */
@@ -655,26 +651,11 @@ export type TreeFiles = ReadonlyMap<string, ScannedFile>
  */
 export function scanTree(root: string, previous?: TreeFiles): TreeFiles {
   const files = new Map<string, ScannedFile>()
-  const walk = (directory: string) => {
-    let entries: fs.Dirent[]
-    try {
-      entries = fs.readdirSync(directory, {withFileTypes: true})
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      const full = path.join(directory, entry.name)
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(full)
-      } else if (entry.isFile() && isSummaryLike(entry.name)) {
-        // A summary is known by its name alone, so the node read before still holds.
-        files.set(full, previous?.get(full) ?? {stamp: '', node: summaryNode(full)})
-      } else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
-        files.set(full, readPlan(full, previous?.get(full)))
-      }
-    }
+  for (const file of treeMarkdownFiles(root)) {
+    // A summary is known by its name alone, so the node read before still holds.
+    if (file.summary) files.set(file.path, previous?.get(file.path) ?? {stamp: '', node: summaryNode(file.path)})
+    else files.set(file.path, readPlan(file.path, previous?.get(file.path)))
   }
-  walk(root)
   const unchanged = previous !== undefined && previous.size === files.size && [...files].every(([filePath, scanned]) => previous.get(filePath) === scanned)
   return unchanged ? previous : files
 }
@@ -701,7 +682,7 @@ function summaryNode(filePath: string): PlanNode {
 function readPlan(filePath: string, cached: ScannedFile | undefined): ScannedFile {
   try {
     const stat = fs.statSync(filePath)
-    const stamp = `${stat.mtimeMs}:${stat.size}`
+    const stamp = stampOf(stat)
     if (cached?.stamp === stamp) return cached
     if (stat.size > maxPlanBytes) return {stamp, node: undefined}
     const text = fs.readFileSync(filePath, 'utf8')
