@@ -1,10 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {frontmatterItems, parseFrontmatter} from '../model/frontmatter.js'
+import {frontmatterItems, parseFrontmatter, type Frontmatter} from '../model/frontmatter.js'
 import {isNotPlanFileName, isPlanFileName} from '../model/file-names.js'
 import type {Range} from '../model/text.js'
 import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
+import {compactFrontmatter} from './facts-text.js'
 import {stampOf, treeMarkdownFiles} from './tree-files.js'
 
 /** One `depends_on` entry as written. `range` is its place in the plan's source. */
@@ -58,10 +59,13 @@ export type Resolution =
  * Reads a plan's graph facts from its text; `undefined` when the file is not a
  * plan. `frontmatter` is the text's, when the caller has parsed it already.
  */
-export function planNodeFromText(filePath: string, text: string, frontmatter = parseFrontmatter(text)): PlanNode | undefined {
+export function planNodeFromText(filePath: string, text: string, parsed?: Frontmatter): PlanNode | undefined {
   const fileName = path.basename(filePath)
   const byName = isPlanFileName(fileName)
-  if (isNotPlanFileName(fileName) || (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text)))) return undefined
+  // Not named like a plan: a plan only with a `<task` (looked for first: most such files have none) and a `plan` key.
+  if (isNotPlanFileName(fileName) || (!byName && !/<task[\s>]/.test(text))) return undefined
+  const frontmatter = parsed ?? parseFrontmatter(text)
+  if (!byName && !frontmatter?.entries.has('plan')) return undefined
   const fromName = idsFromFileName(fileName)
   const directory = path.dirname(filePath)
   const planEntry = frontmatter?.entries.get('plan')
@@ -685,9 +689,31 @@ function readPlan(filePath: string, cached: ScannedFile | undefined): ScannedFil
     const stamp = stampOf(stat)
     if (cached?.stamp === stamp) return cached
     if (stat.size > maxPlanBytes) return {stamp, node: undefined}
+    // A file not named like a plan is one only with a `plan` key: without a frontmatter, its first bytes tell.
+    const fileName = path.basename(filePath)
+    if (isNotPlanFileName(fileName) || (!isPlanFileName(fileName) && !mayOpenFrontmatter(filePath))) return {stamp, node: undefined}
     const text = fs.readFileSync(filePath, 'utf8')
-    return {stamp, node: planNodeFromText(filePath, text)}
+    return {stamp, node: siblingNode(filePath, text)}
   } catch {
     return {stamp: '', node: undefined}
+  }
+}
+
+/** The graph facts of a file read by the tree scan: of its frontmatter, only the entries they read are parsed (`compactFrontmatter`), when that can be told. */
+export function siblingNode(filePath: string, text: string): PlanNode | undefined {
+  const compact = compactFrontmatter(text)
+  if (!compact) return planNodeFromText(filePath, text)
+  const node = planNodeFromText(filePath, compact.text)
+  return node && {...node, dependsOn: node.dependsOn.map((entry) => ({text: entry.text, range: compact.originalRange(entry.range)}))}
+}
+
+/** Whether a file starts as a frontmatter does (a BOM, then `---`), read from its first bytes only. */
+function mayOpenFrontmatter(filePath: string): boolean {
+  const head = Buffer.alloc(6)
+  const descriptor = fs.openSync(filePath, 'r')
+  try {
+    return /^\uFEFF?---/.test(head.toString('utf8', 0, fs.readSync(descriptor, head, 0, head.length, 0)))
+  } finally {
+    fs.closeSync(descriptor)
   }
 }
