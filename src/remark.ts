@@ -5,7 +5,7 @@ import type {VFile} from 'vfile'
 import {addMessage} from './messages.js'
 import {documentOfTree, type PlanDocument} from './model/document.js'
 import {defineRule, docsUrl, type RuleDefinition, type RuleSpec, type RunSettings} from './rule.js'
-import {processSession, type FileLintOptions, type LintFinding, type LintSession} from './session.js'
+import {processSession, type FileLintOptions, type LintSession} from './session.js'
 
 /** A remark plugin for one planlint rule; `rule` is its framework-independent definition. */
 export type RemarkLintRule = Plugin<[unknown?], Root> & {rule: RuleDefinition<any>}
