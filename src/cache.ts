@@ -224,7 +224,7 @@ export class LintCache<Findings> {
 }
 
 /** The names remark looks for configuration under (unified-engine's `rcName` and `packageField`), in each folder up from a file. */
-const configurationNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json']
+export const configurationNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json']
 
 export interface ConfigurationKeyOptions {
   version: string

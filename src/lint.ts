@@ -135,7 +135,7 @@ function fileLinter(options: Omit<LintOptions, 'paths'>, cwd: string, session: L
       let config: FileConfig
       try {
         config = await loadConfig(filePath)
-        module.attachOtherPlugins(config)
+        await module.attachOtherPlugins(config)
       } catch (error) {
         throw new ProcessingFailure(`cannot lint ${path.relative(cwd, filePath) || filePath}: ${(error as Error).message}`)
       }

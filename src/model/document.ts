@@ -1,7 +1,8 @@
 import path from 'node:path'
 import type {Root} from 'mdast'
-import {remark} from 'remark'
 import remarkFrontmatter from 'remark-frontmatter'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
 import {parseDirectives, type Directive} from './directives.js'
 import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from './file-names.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
@@ -38,7 +39,8 @@ export interface PlanDocument {
   failure?: {message: string; reported: boolean; unreadable?: boolean}
 }
 
-const markdown = remark().use(remarkFrontmatter, ['yaml']).freeze()
+// remark's parser without its serializer (mdast-util-to-markdown), which nothing here uses.
+const markdown = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).freeze()
 
 /** Parses Markdown the way the remark preset does (CommonMark plus YAML frontmatter). */
 export function parseMarkdown(text: string): Root {
