@@ -105,6 +105,8 @@ export class LintCache<Findings> {
   private session: LintSession | undefined
   /** By tree root: the facts digest of the cache file when every file of the tree on disk is as the cache file lists it, else `undefined`; looked at once per run. */
   private readonly unchangedTrees = new Map<string, string | undefined>()
+  /** The files stat'ed this run, so that a file of a tree that is also linted is stat'ed once. */
+  private readonly stats = new Map<string, fs.Stats | undefined>()
 
   constructor(
     readonly filePath: string,
@@ -182,13 +184,24 @@ export class LintCache<Findings> {
       if (stamp === undefined) return undefined
       // A summary is known by its name (`scanTree` keeps no stamp of it).
       if (file.summary) continue
-      try {
-        if (stampOf(fs.statSync(file.path)) !== stamp) return undefined
-      } catch {
-        return undefined
-      }
+      const stats = this.statsOf(file.path)
+      if (!stats || stampOf(stats) !== stamp) return undefined
     }
     return facts
+  }
+
+  /** A file's stats, taken once per run (`undefined`: it is gone, or cannot be stat'ed). */
+  statsOf(filePath: string): fs.Stats | undefined {
+    if (!this.stats.has(filePath)) {
+      let stats: fs.Stats | undefined
+      try {
+        stats = fs.statSync(filePath, {throwIfNoEntry: false})
+      } catch {
+        stats = undefined
+      }
+      this.stats.set(filePath, stats)
+    }
+    return this.stats.get(filePath)
   }
 
   /**
@@ -267,10 +280,12 @@ export class ConfigurationKeys {
     const above = parent === folder ? this.base : this.ofFolder(parent)
     const own: string[] = []
     for (const name of configurationNames) {
+      const file = path.join(folder, name)
       try {
-        own.push(name, hashOf(fs.readFileSync(path.join(folder, name))))
+        // A stat first: most folders have none of these, and a failed read costs an exception each.
+        if (fs.statSync(file, {throwIfNoEntry: false})) own.push(name, hashOf(fs.readFileSync(file)))
       } catch {
-        // Absent (or unreadable, which remark would fail on: the run reports it).
+        // Unreadable, which remark would fail on: the run reports it.
       }
     }
     key = own.length === 0 ? above : hashOf(JSON.stringify([above, own]))

@@ -248,7 +248,7 @@ export async function lintEach(options: LintOptions, onFile: (file: LintedFile) 
   /** A file's findings that an earlier run left, while they hold; else what the cache needs to keep the new ones (`kept`). */
   const fromCache = async (filePath: string): Promise<{file?: LintedFile; kept?: Kept}> => {
     if (!cache) return {}
-    const stats = fs.statSync(filePath)
+    const stats = cache.store.statsOf(filePath) ?? fs.statSync(filePath)
     const config = cache.keys.of(filePath)
     let findings = cache.store.lookup(filePath, stats, config, run.current ?? run)
     if (findings === needsGraph) findings = cache.store.lookup(filePath, stats, config, await run.session())

@@ -10,6 +10,9 @@ export function isSummaryLike(fileName: string): boolean {
   return isSummaryFileName(fileName) || /^SUMMARY-\d+[a-z]?(?:-[\w.-]+)?\.md$/i.test(fileName)
 }
 
+/** The path of an entry of an absolute, normal folder: `path.join` without the normalising, which shows over thousands of files. */
+export const childPath = (folder: string, name: string) => (folder.endsWith(path.sep) ? folder + name : folder + path.sep + name)
+
 /** A file's time and size, as the tree scan and `--cache` compare them. */
 export const stampOf = (stats: fs.Stats) => `${stats.mtimeMs}:${stats.size}`
 
@@ -30,14 +33,14 @@ export function treeMarkdownFiles(root: string): TreeFile[] {
       return
     }
     for (const entry of entries) {
-      const full = path.join(directory, entry.name)
+      const full = childPath(directory, entry.name)
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(full)
       } else if (entry.isFile() && isSummaryLike(entry.name)) files.push({path: full, summary: true})
       else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) files.push({path: full, summary: false})
     }
   }
-  walk(root)
+  walk(path.resolve(root))
   return files
 }
 
