@@ -2,6 +2,7 @@ import type {PlanDocument} from './model/document.js'
 import {opensFrontmatter, parseFrontmatter, type Frontmatter} from './model/frontmatter.js'
 import type {Range} from './model/text.js'
 import type {Edit, Finding} from './rule.js'
+import {countUpTo} from './sorted.js'
 
 /**
  * The fix model's safety rules, shared by every front end that applies or
@@ -39,14 +40,8 @@ function touchesCode(document: PlanDocument, range: Range): boolean {
     codeIndexes.set(document, index)
   }
   // `overlaps`: a region starting before the range ends and ending after it starts.
-  let low = 0
-  let high = index.starts.length
-  while (low < high) {
-    const middle = (low + high) >> 1
-    if (index.starts[middle] < range[1]) low = middle + 1
-    else high = middle
-  }
-  return low > 0 && index.furthestEnds[low - 1] > range[0]
+  const before = countUpTo(index.starts, (start) => start, range[1] - 1)
+  return before > 0 && index.furthestEnds[before - 1] > range[0]
 }
 
 /** Replaces one range of `text`. */

@@ -17,10 +17,18 @@ describe('the model without a syntax tree (src/model/scan.ts)', () => {
     ['code spans of several backticks, one over two lines, and an escaped backtick', 'Run ``a ` b`` then `x\ny`, not \\`this`.\n'],
     ['indented code after a paragraph, in a list item and in a block quote', 'Text\n\n    code one\n\n- item\n\n      code two\n\n>     code three\n'],
     ['a backtick inside raw HTML or an autolink opens no code span', '<a title="`">x</a>` and <http://a.example/`b> `c`\n'],
-    ['frontmatter is not a thematic break and a setext underline', '---\nphase: 01\n---\n\nText\n---\n']
+    ['frontmatter is not a thematic break and a setext underline', '---\nphase: 01\n---\n\nText\n---\n'],
+    ['a setext heading right after the frontmatter, one underlined with `=`, and code indented with a tab', '---\nphase: 01\n---\nText\n---\n\nTitle\n=\n\n\tcode\n'],
+    ['a heading in a text whose lines end with lone CRs', '---\rphase: 01\r---\r\rTitle\r-----\r']
   ])('reads %s as remark does', (_, text) => {
     expect(scanned(text)).toEqual(fromTree(text))
     expect(scanned(text).code.length + scanned(text).headings.length).toBeGreaterThan(0)
+  })
+
+  it('finds nothing, as remark does, in a text with no backtick, `#`, tab, four spaces or line ending in `=` or `-` past its frontmatter', () => {
+    const text = '---\nphase: 01\nfiles:\n    - a.ts\n---\n\n<task type="auto">\n  <name>Build = go</name>\n  <verify>npm test - passes</verify>\n</task>\n'
+    expect(scanned(text)).toEqual({code: [], headings: []})
+    expect(fromTree(text)).toEqual({code: [], headings: []})
   })
 
   it('counts offsets in the text as read when it starts with a byte order mark, with or without a syntax tree', () => {
