@@ -90,7 +90,7 @@ export function contentOf(document: PlanDocument, element: Element): string {
 
 /** Elements named `name` anywhere inside `element`. */
 export function elementsNamed(element: Element, name: string): Element[] {
-  return [...descendants(element)].filter((candidate) => candidate.name === name)
+  return descendants(element).filter((candidate) => candidate.name === name)
 }
 
 /** The range of a whole attribute with the white space before it, for removing it cleanly. */
