@@ -71,11 +71,11 @@ export function isCheckpoint(task: Element): boolean {
 }
 
 /** Types that stop for a person though they are not spelt `checkpoint:*` (`task-type` fixes the spelling). */
-const humanTypeSlips = new Set(['checkpoint', 'human-verify', 'human-action', 'decision', 'tdd-review', 'manual', 'human'])
+const humanTypeSlips = new Set(['checkpoint', 'human-verify', 'human-action', 'decision', 'tdd-review'])
 
 /**
  * Whether a task stops for a person: a checkpoint, or a slip of one
- * (`human-verify`, `checkpoint:human_verify`, `manual`).
+ * (`human-verify`, `checkpoint:human_verify`).
  */
 export function isHumanTask(task: Element): boolean {
   const type = taskType(task)?.trim().toLowerCase().replace(/_/g, '-')
