@@ -19,8 +19,16 @@ export interface GrepCall {
   quoted: boolean
   /** The pattern's offset in the segment (without its quotes). */
   patternStart: number
+  /** Where the pattern ends in the segment, before its closing quote (escapes make it longer than `pattern`). */
+  patternEnd: number
   /** The text after the pattern (file arguments, pipes, comparisons). */
   rest: string
+  /**
+   * The grep's own command in the segment: from the `;` that starts it (a
+   * pipeline's greps share one) to the next grep, so that `test "$(grep -c
+   * 'A' f)" = 0; test "$(grep -c 'B' f)" -ge 1` pairs each with its own test.
+   */
+  command: string
 }
 
 /**
@@ -104,18 +112,38 @@ export function comparesWithZero(segment: string): boolean {
   return /\s==?\s*0\b/.test(segment) || /-eq\s+0\b/.test(segment) || /\b(?:equals|returns)\s+0\b/.test(segment)
 }
 
-const grepCall = /grep((?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+)\s+(?:'([^']*)'|"([^"]*)"|([^\s'"|>&;$()[\]]+))/g
+const grepCall = /grep((?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+)\s+(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"|>&;$()[\]]+))/g
+
+/** A double-quoted pattern as the shell passes it to grep: `\"`, `\\`, `\$` and `` \` `` lose their backslash. */
+function unescapeDoubleQuoted(text: string): string {
+  return text.replace(/\\(["\\$`])/g, '$1')
+}
 
 /** The `grep`s with options in a segment, with their patterns. */
 export function grepCalls(segment: string): GrepCall[] {
+  const matches = [...segment.matchAll(grepCall)]
   const calls: GrepCall[] = []
-  for (const match of segment.matchAll(grepCall)) {
+  let commandStart = 0
+  for (const [index, match] of matches.entries()) {
+    const matchEnd = match.index + match[0].length
+    // A `;` since the previous grep starts a new command; without one, this grep is in the previous one's pipeline.
+    const previousEnd = index === 0 ? 0 : matches[index - 1].index + matches[index - 1][0].length
+    const separator = segment.lastIndexOf(';', match.index)
+    if (separator >= previousEnd) commandStart = separator + 1
     const quoted = match[2] ?? match[3]
-    const pattern = quoted ?? match[4]
-    const patternStart = match.index + match[0].length - pattern.length - (quoted !== undefined ? 1 : 0)
+    const source = quoted ?? match[4]
     // A bare word must be a pattern, not a stray operator or number.
-    if (quoted === undefined && (!/[A-Za-z0-9_]/.test(pattern) || /^[-=!<>0-9]+$/.test(pattern))) continue
-    calls.push({options: match[1], pattern, quoted: quoted !== undefined, patternStart, rest: segment.slice(match.index + match[0].length)})
+    if (quoted === undefined && (!/[A-Za-z0-9_]/.test(source) || /^[-=!<>0-9]+$/.test(source))) continue
+    const patternEnd = matchEnd - (quoted !== undefined ? 1 : 0)
+    calls.push({
+      options: match[1],
+      pattern: match[3] === undefined ? source : unescapeDoubleQuoted(source),
+      quoted: quoted !== undefined,
+      patternStart: patternEnd - source.length,
+      patternEnd,
+      rest: segment.slice(matchEnd),
+      command: segment.slice(commandStart, matches[index + 1]?.index ?? segment.length)
+    })
   }
   return calls
 }
