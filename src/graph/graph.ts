@@ -497,15 +497,18 @@ export class PlanGraph {
    * tree it is a slip of (`didYouMean`), else an id of a plan of its phase to
    * show how plans are named here (`example`).
    */
-  suggestionFor(from: PlanNode, entryText: string): {didYouMean?: string; example?: string} {
+  suggestionFor(from: PlanNode, entryText: string): {didYouMean?: string; example?: string; own?: string} {
     const text = entryText.trim()
     // Another number is another plan, not a slip: an entry shaped like an id gets no "did you mean".
     const idShaped = /^\d+(?:\.\d+)*[a-z]?(?:-\d+[a-z]?)?$/i.test(text)
     const didYouMean = idShaped ? undefined : onlyNearMiss(text, this.index('plans').nodes.filter((node) => node !== from).map((node) => node.name))
     if (didYouMean !== undefined) return {didYouMean}
-    const ofPhase = this.inDirectory(from.directory).filter((node) => !node.summaryOnly && node !== from)
-    const example = ofPhase.length > 0 ? ofPhase.map((node) => node.name).sort()[0] : this.plansByName().find((node) => node !== from)?.name
-    return example === undefined ? {} : {example}
+    // An example from this plan's phase, else this plan's own id; a name without a number (`PLAN`) shows no id.
+    const numbered = (name: string | undefined) => (name !== undefined && /\d/.test(name) ? name : undefined)
+    const example = numbered(this.inDirectory(from.directory).filter((node) => !node.summaryOnly && node !== from).map((node) => node.name).sort()[0])
+    if (example !== undefined) return {example}
+    const own = numbered(from.name)
+    return own === undefined ? {} : {own}
   }
 
   /** The plans sorted by name, once per graph. */
