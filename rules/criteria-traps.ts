@@ -4,6 +4,7 @@ import type {Range} from '../src/model/text.js'
 import {elementsNamed, lineOf} from '../src/plan.js'
 import {defineRule, type Severity} from '../src/rule.js'
 import {allowListed, countsMatches, grepCalls, shellSegments, shellView} from '../src/shell.js'
+import {countUpTo} from '../src/sorted.js'
 
 type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
 
@@ -19,8 +20,24 @@ function criteriaZones(document: PlanDocument): Array<{element: Element; prose: 
   const zones = document.tasks.flatMap((task) =>
     ['acceptance_criteria', 'verify', 'automated'].flatMap((name) => elementsNamed(task, name))
   )
-  const inside = (element: Element) => zones.some((other) => other !== element && other.contentRange[0] <= element.range[0] && element.range[1] <= other.contentRange[1])
+  const inside = insideAny(zones)
   return zones.filter((element) => !inside(element)).map((element) => ({element, prose: element.name === 'acceptance_criteria'}))
+}
+
+/**
+ * Whether an element lies in the content of one of `zones`: the zones sorted
+ * by where their content starts, with the furthest content end so far, so a
+ * plan with thousands of `<verify>`s is not checked pair by pair. An element
+ * is never inside its own content (its opening tag comes first).
+ */
+function insideAny(zones: Element[]): (element: Element) => boolean {
+  const sorted = zones.map((zone) => zone.contentRange).sort((a, b) => a[0] - b[0])
+  const furthestEnd: number[] = []
+  for (const [index, [, end]] of sorted.entries()) furthestEnd.push(Math.max(end, furthestEnd[index - 1] ?? -1))
+  return (element) => {
+    const before = countUpTo(sorted, (range) => range[0], element.range[0])
+    return before > 0 && element.range[1] <= furthestEnd[before - 1]
+  }
 }
 
 /** `<!-- plan-criteria-allow: R1 - reason -->`: GSD's own exit, with a reason that is not empty. */
@@ -81,8 +98,12 @@ function swallowsGitFailure(segment: string, gitIndex: number, pipe: number, com
 /** The traps in one `&&`/`||` segment of a check. */
 function trapsIn(segment: string, commandZone: boolean): Array<Omit<Found, 'range'> & {index: number; length: number}> {
   const traps: Array<Omit<Found, 'range'> & {index: number; length: number}> = []
-  if (grepCalls(segment).some((call) => countsMatches(call.options))) {
-    const exact = exactCounts(segment).find((candidate) => candidate.count >= 2)
+  const calls = grepCalls(segment)
+  if (calls.some((call) => countsMatches(call.options))) {
+    // A number in the text a grep looks for (`grep -c "LIMIT = 5" f`) is not the count it expects; quotes count as the pattern's.
+    const inPattern = (index: number, length: number) =>
+      calls.some((call) => index < call.patternEnd + 1 && index + length > call.patternStart - 1)
+    const exact = exactCounts(segment).find((candidate) => candidate.count >= 2 && !inPattern(candidate.index, candidate.length))
     if (exact) {
       traps.push({
         trap: 'R1',
