@@ -104,8 +104,8 @@ export default defineRule<Options>({
       return
     }
     // The closing marker of a file at rest that repeats its status banner says the same thing twice.
-    const repeatsBanner = (extra: Heading) =>
-      !required && markerOf(extra.text, markers) === markerOf(found[0].text, markers) && !document.headings.some((heading) => heading.depth === 2 && heading.range[0] < found[0].range[0])
+    const bannerMarker = !required && !document.headings.some((heading) => heading.depth === 2 && heading.range[0] < found[0].range[0]) ? markerOf(found[0].text, markers) : undefined
+    const repeatsBanner = (extra: Heading) => bannerMarker !== undefined && markerOf(extra.text, markers) === bannerMarker
     for (const extra of found.slice(1).filter((marker) => !repeatsBanner(marker))) {
       report({
         message: `A second completion marker (the first is on line ${lineOf(document, found[0].range[0])}); an agent's output carries exactly one`,

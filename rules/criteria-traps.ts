@@ -3,7 +3,7 @@ import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {elementsNamed, lineOf} from '../src/plan.js'
 import {defineRule, type Severity} from '../src/rule.js'
-import {countsMatches, grepCalls, shellSegments, shellView} from '../src/shell.js'
+import {allowListed, countsMatches, grepCalls, shellSegments, shellView} from '../src/shell.js'
 
 type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
 
@@ -26,8 +26,9 @@ function criteriaZones(document: PlanDocument): Array<{element: Element; prose: 
 /** `<!-- plan-criteria-allow: R1 - reason -->`: GSD's own exit, with a reason that is not empty. */
 function allowedTraps(text: string): Set<string> {
   const allowed = new Set<string>()
-  for (const match of text.matchAll(/<!--\s*plan-criteria-allow:\s*(R[1-6])\s+-\s([^>]{0,500}?)-->/g)) {
-    if (match[2].trim() !== '') allowed.add(match[1])
+  for (const value of allowListed(text, 'plan-criteria-allow')) {
+    const trap = /^(R[1-6])\s+-\s+\S/.exec(value)
+    if (trap) allowed.add(trap[1])
   }
   return allowed
 }

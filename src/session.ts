@@ -4,6 +4,7 @@ import {rules} from '../rules/index.js'
 import {readPlanningConfig, type PlanningConfig} from './config.js'
 import {messageRange} from './edits.js'
 import {PlanGraph, planNodeFromText, scanTree, type PlanNode, type TreeFiles} from './graph/graph.js'
+import type {GraphReads} from './graph/reads.js'
 import type {Frontmatter} from './model/frontmatter.js'
 import {buildDocument, documentOfTree, type PlanDocument} from './model/document.js'
 import type {Point, Range} from './model/text.js'
@@ -80,6 +81,8 @@ export class LintSession {
   private readonly openDocuments = new Map<string, {text: string; node: PlanNode | undefined}>()
   /** The graph each document's rules share: built once per document, not once per cross-file rule. */
   private readonly documentGraphs = new WeakMap<PlanDocument, PlanGraph>()
+  /** While `recordReads` runs: where what the rules ask of graphs and configs is recorded (`--cache`). */
+  private recording: GraphReads | undefined
 
   constructor(options: SessionOptions = {}) {
     for (const root of options.roots ?? []) this.addRoot(root)
@@ -164,7 +167,37 @@ export class LintSession {
   graphOf(document: PlanDocument, filePath: string): PlanGraph {
     let graph = this.documentGraphs.get(document)
     if (!graph) this.documentGraphs.set(document, (graph = this.graphFor(filePath, document.text, document.frontmatter)))
-    return graph
+    return this.recording ? this.recording.graph(graph) : graph
+  }
+
+  /** The graph of the tree that holds `filePath` as its files on disk (and the open documents) say. */
+  treeGraphOf(filePath: string): PlanGraph {
+    return this.treeGraph(this.planningRootOf(filePath))
+  }
+
+  /** Runs `lint` (one file's lint, synchronous), recording in `reads` what its rules ask of graphs and planning configs. */
+  recordReads<T>(reads: GraphReads, lint: () => T): T {
+    this.recording = reads
+    try {
+      return lint()
+    } finally {
+      this.recording = undefined
+    }
+  }
+
+  /** The files of every tree scanned so far with their graph facts, by tree root (`--cache` keeps them). */
+  scannedTrees(): Map<string, TreeFiles> {
+    return new Map([...this.trees].map(([root, tree]) => [root, tree.files]))
+  }
+
+  /** Files of a tree known from an earlier run (`--cache`): the first use re-reads only those whose time or size changed. */
+  knowTree(root: string, files: TreeFiles): void {
+    if (!this.trees.has(root)) this.trees.set(root, {files, stale: true})
+  }
+
+  /** The plan graph of the planning tree at `root` (a folder `planningRootOf` gives), as the rules of its files see it. */
+  graphOfTree(root: string): PlanGraph {
+    return this.treeGraph(path.resolve(root))
   }
 
   /** `.planning/config.json` of the tree that holds `filePath`, read once per session. */
@@ -172,6 +205,7 @@ export class LintSession {
     const root = this.planningRootOf(filePath)
     let config = this.configs.get(root)
     if (!config) this.configs.set(root, (config = readPlanningConfig(root)))
+    this.recording?.config(config)
     return config
   }
 

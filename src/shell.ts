@@ -165,9 +165,10 @@ function awkRange(stage: string): boolean {
 
 /**
  * The allow-list comments of a plan: `<!-- planner-discipline-allow: X -->`
- * (or `planner-region-allow`), each naming one literal or pattern.
+ * (or `planner-region-allow`, `plan-criteria-allow`), each naming one literal,
+ * pattern or trap.
  */
-export function allowListed(text: string, kind: 'planner-discipline-allow' | 'planner-region-allow'): Set<string> {
+export function allowListed(text: string, kind: 'planner-discipline-allow' | 'planner-region-allow' | 'plan-criteria-allow'): Set<string> {
   const allowed = new Set<string>()
   // Scanned with indexOf: a pattern would backtrack over a comment that is never closed.
   let closing = -1

@@ -2,7 +2,8 @@ import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {installPlanlint, repository} from './support/cli.js'
+import {installPlanlint} from './support/cli.js'
+import {editorFixtures, installed, recipe} from './support/editors.js'
 import {brokenPlan, removeTree, writeTree} from './support/tree.js'
 
 /**
@@ -14,16 +15,7 @@ import {brokenPlan, removeTree, writeTree} from './support/tree.js'
  * (no `planlint` setting), which crashed the old server.
  */
 const plan = '.planning/phases/01-storage/01-01-PLAN.md'
-const fixtures = path.join(repository, 'test/fixtures/editors')
-const installed = (command: string) => spawnSync(command, ['--version']).status === 0
-
-/** The fenced block of `language` under `heading` in docs/editors.md. */
-function recipe(heading: string, language: string): string {
-  const guide = fs.readFileSync(path.join(repository, 'docs/editors.md'), 'utf8')
-  const section = guide.slice(guide.indexOf(`## ${heading}`))
-  const start = section.indexOf('```' + language + '\n') + language.length + 4
-  return section.slice(start, section.indexOf('\n```', start)) + '\n'
-}
+const fixtures = editorFixtures
 
 interface Seen {
   before: Array<{line: number; code: string}>

@@ -132,7 +132,9 @@ describe('text as agents save it', () => {
   })
 
   it('resolves YAML aliases in depends_on, and stops an alias bomb with one message', async () => {
-    expect(await lintPlan(cleanPlan.replace('depends_on: ["01-01"]', 'dep: &d "01-09"\ndepends_on: [*d]'))).toEqual([expect.stringMatching(/^dependency-exists: .*01-09/)])
+    // Without its dependency on 01-01 the plan shares 01-01's wave and files, which wave-file-overlap reports too.
+    const aliased = await lintPlan(cleanPlan.replace('depends_on: ["01-01"]', 'dep: &d "01-09"\ndepends_on: [*d]'))
+    expect(aliased.filter((message) => !message.startsWith('wave-file-overlap'))).toEqual([expect.stringMatching(/^dependency-exists: .*01-09/)])
     expect((await lintPlan(cleanPlan.replace('depends_on: ["01-01"]', 'deps: &l ["01-01"]\ndepends_on: *l'))).filter((message) => !message.includes('deps'))).toEqual([])
     const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({length: 8}, (_, level) => `a${level + 1}: &a${level + 1} [${Array(10).fill(`*a${level}`).join(', ')}]`)]
     const bomb = await lintPlan(cleanPlan.replace('depends_on: ["01-01"]', `${levels.join('\n')}\ndepends_on: *a8`))

@@ -32,4 +32,6 @@ else
   process.exitCode =
     argv[0] === 'hook'
       ? await (await import('./hook.js')).runHook(await readStdin(), io)
-      : await (await import('./main.js')).main(argv, io)
+      : argv[0] === 'graph'
+        ? await (await import('./graph.js')).runGraph(argv.slice(1), io)
+        : await (await import('./main.js')).main(argv, io)

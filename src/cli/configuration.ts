@@ -7,9 +7,9 @@ import {presets, type PresetName} from '../presets/index.js'
 import {invalidOptionsMessage, ruleSetting, suppressionLevel, type RemarkLintRule} from '../remark.js'
 import {resolveOptions, type RuleDefinition, type RunSettings} from '../rule.js'
 import type {EnabledRule} from '../session.js'
+import {UsageError} from './usage-error.js'
 
-/** Raised for usage errors and internal failures (CLI exit code 2). */
-export class UsageError extends Error {}
+export {UsageError}
 
 const severityNames = ['off', 'warn', 'error'] as const
 

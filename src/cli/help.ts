@@ -8,10 +8,12 @@ export const presetNames = ['recommended', 'gsd', 'pbr'] as const
 
 export const help = `Usage: planlint [options] [paths...]
        planlint hook < payload.json
+       planlint graph [--format mermaid|dot|json] [--phase <phase>] [paths...]
 
 Lints GSD / Plan-Build-Run planning documents (default path: .planning).
 \`planlint hook\` lints the file named in a coding agent's post-write hook
 payload (stdin) and answers in the hook's JSON (see docs/agent-hooks.md).
+\`planlint graph\` draws the plan graph (see \`planlint graph --help\`, docs/graph.md).
 
 Options:
   --format <name>       ${formatNames.join(', ')} (default: stylish)
@@ -33,6 +35,10 @@ Options:
   --rule <id>           with --fix: apply only this rule's fixes (repeatable)
   --include-executed    also report on plans that have run (have a SUMMARY) or are superseded
   --max-file-size <n>   skip files over n bytes (or 512KB, 8MB) with one message (default: 5MB)
+  --cache               reuse the findings of files (and plans) that did not change since the last --cache run
+  --cache-location <p>  the cache file, or a folder for it (default: .planlintcache)
+  --cache-strategy <s>  metadata (time and size, the default) or content (a hash of the bytes)
+  --concurrency <n>     lint in n worker threads, auto, or off (the default)
   -h, --help            show this help
   -v, --version         show the version
 

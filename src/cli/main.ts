@@ -4,19 +4,15 @@ import {parseArgs} from 'node:util'
 import picomatch from 'picomatch'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
-import {rules} from '../../rules/index.js'
-import {fixFiles, type FixRun} from '../fix.js'
-import {reportFixes} from './fix-report.js'
+import type {FixRun} from '../fix.js'
+import {cacheFilePath, cacheStrategies, ConfigurationKeys, defaultCacheLocation, LintCache, type CacheStrategy} from '../cache.js'
 import {isIgnoredNotice, lintEach, UsageError, vfileOf} from '../lint.js'
-import {isPresetName, presets} from '../presets/index.js'
-import {formatGithub, formatGithubSummary} from '../reporters/github.js'
-import {formatJson} from '../reporters/json.js'
+import {LintSession, type LintFinding} from '../session.js'
+import {parseConcurrency} from './concurrency.js'
+import type {PresetName} from '../presets/index.js'
 import {toResults, type LintResult} from '../reporters/result.js'
-import {formatSarif} from '../reporters/sarif.js'
-import {formatStylish} from '../reporters/stylish.js'
 import {version} from '../version.js'
-import {formatNames, help} from './help.js'
-import {printConfig} from './print-config.js'
+import {formatNames, help, presetNames} from './help.js'
 import {hasGlob} from './walk.js'
 import {colorEnabled, hyperlinksEnabled, progressLine} from './terminal.js'
 
@@ -26,11 +22,12 @@ interface FormatOptions {
   cwd: string
 }
 
-const formats: Record<(typeof formatNames)[number], (results: LintResult[], options: FormatOptions) => string> = {
-  stylish: (results: LintResult[], {color, links, cwd}: FormatOptions) => formatStylish(results, {color, links, cwd}),
-  json: (results: LintResult[]) => formatJson(results),
-  sarif: (results: LintResult[], {cwd}: FormatOptions) => formatSarif(results, {cwd}),
-  github: (results: LintResult[], {cwd}: FormatOptions) => formatGithub(results, {cwd})
+/** Each reporter, loaded only when it is the one asked for (a pre-commit or hook run pays for one reporter, not four). */
+const formats: Record<(typeof formatNames)[number], () => Promise<(results: LintResult[], options: FormatOptions) => string>> = {
+  stylish: async () => (await import('../reporters/stylish.js')).formatStylish,
+  json: async () => (await import('../reporters/json.js')).formatJson,
+  sarif: async () => (await import('../reporters/sarif.js')).formatSarif,
+  github: async () => (await import('../reporters/github.js')).formatGithub
 }
 
 
@@ -70,6 +67,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         rule: {type: 'string', multiple: true},
         'include-executed': {type: 'boolean', default: false},
         'max-file-size': {type: 'string'},
+        cache: {type: 'boolean', default: false},
+        'cache-location': {type: 'string', default: defaultCacheLocation},
+        'cache-strategy': {type: 'string', default: 'metadata'},
+        concurrency: {type: 'string', default: 'off'},
         help: {type: 'boolean', short: 'h'},
         version: {type: 'boolean', short: 'v'}
       }
@@ -88,7 +89,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0
   }
   if (values.rules) {
-    io.stdout(ruleListing())
+    io.stdout(await ruleListing())
     return 0
   }
   const format = values.format as keyof typeof formats
@@ -104,8 +105,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 2
     }
   }
-  if (values.preset !== undefined && !isPresetName(values.preset)) {
-    io.stderr(`planlint: unknown preset \`${values.preset}\` (known: ${Object.keys(presets).join(', ')})\n`)
+  if (values.preset !== undefined && !(presetNames as readonly string[]).includes(values.preset)) {
+    io.stderr(`planlint: unknown preset \`${values.preset}\` (known: ${presetNames.join(', ')})\n`)
     return 2
   }
   const fixing = values.fix || values['fix-dry-run']
@@ -114,6 +115,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stderr('planlint: --rule limits which fixes apply; use it with --fix or --fix-dry-run\n')
     return 2
   }
+  const rules = fixRules.length > 0 ? (await import('../../rules/index.js')).rules : {}
   const unknownRule = fixRules.find((id) => !Object.hasOwn(rules, id))
   if (unknownRule !== undefined) {
     io.stderr(`planlint: unknown rule \`${unknownRule}\` for --rule\n`)
@@ -124,11 +126,22 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`planlint: --max-file-size takes a size in bytes (or with KB or MB), not \`${values['max-file-size']}\`\n`)
     return 2
   }
+  const strategy = values['cache-strategy'] as CacheStrategy
+  if (!cacheStrategies.includes(strategy)) {
+    io.stderr(`planlint: unknown --cache-strategy \`${strategy}\` (known: ${cacheStrategies.join(', ')})\n`)
+    return 2
+  }
+  const concurrency = parseConcurrency(values.concurrency)
+  if (concurrency === undefined) {
+    io.stderr(`planlint: --concurrency takes a number of threads, \`auto\` or \`off\`, not \`${values.concurrency}\`\n`)
+    return 2
+  }
   const env = io.env ?? {}
-  const preset = values.preset as keyof typeof presets | undefined
+  const preset = values.preset as PresetName | undefined
   const progress = progressLine(io.stderr, io.stderrIsTTY ?? false)
   try {
     if (values['print-config'] !== undefined) {
+      const {printConfig} = await import('./print-config.js')
       io.stdout(await printConfig(values['print-config'], {cwd: io.cwd, preset, config: values.config}))
       return 0
     }
@@ -144,21 +157,27 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       requireRules: true,
       onFileLinted: progress.tick
     }
+    // --fix reads and writes every file it fixes: it runs without the cache, and in this thread.
+    const session = new LintSession()
+    const cache = values.cache && !fixing ? runCache(values['cache-location'], strategy, {...lintOptions, cwd: io.cwd}) : undefined
+    cache?.store.restoreTrees(session)
     let fixRun: FixRun | undefined
     let writeFailures = 0
     let results: LintResult[] = []
     let linted: string[] = []
     if (fixing) {
+      const [{fixFiles}, {reportFixes}] = await Promise.all([import('../fix.js'), import('./fix-report.js')])
       fixRun = await fixFiles({...lintOptions, rules: fixRules, errorsOnly: values.quiet, dryRun: values['fix-dry-run']})
       writeFailures = reportFixes(fixRun, {dryRun: values['fix-dry-run'], io, format})
       results = toResults(fixRun.files.map(ignoredAsWarning), values.quiet)
       linted = results.map((result) => result.filePath)
     } else {
       // File by file: each file's messages are kept, not its text.
-      await lintEach(lintOptions, (file) => {
+      await lintEach({...lintOptions, session, cache, concurrency}, (file) => {
         linted.push(file.path)
         results.push(...toResults([ignoredAsWarning(vfileOf(file, io.cwd))], values.quiet))
       })
+      saveCache(cache, session, io)
     }
     progress.stop()
     const unmatched = values['no-error-on-unmatched-pattern'] ? undefined : unmatchedPath(linted, paths, io.cwd)
@@ -176,11 +195,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const toFile = values['output-file']
     const terminal = {env, isTTY: io.isTTY && toFile === undefined}
     const color = colorEnabled(values['no-color'] ? false : values.color, terminal)
-    const report = formats[format](results, {color, links: hyperlinksEnabled(color, terminal), cwd: io.cwd})
+    const report = (await formats[format]())(results, {color, links: hyperlinksEnabled(color, terminal), cwd: io.cwd})
     if (toFile === undefined) io.stdout(report)
     else writeReport(path.resolve(io.cwd, toFile), report)
     const summaryFile = env.GITHUB_STEP_SUMMARY
-    if (format === 'github' && summaryFile) fs.appendFileSync(summaryFile, formatGithubSummary(results, {cwd: io.cwd}))
+    if (format === 'github' && summaryFile) fs.appendFileSync(summaryFile, (await import('../reporters/github.js')).formatGithubSummary(results, {cwd: io.cwd}))
     if (writeFailures > 0) return 2
     const errors = results.reduce((sum, result) => sum + result.errorCount, 0)
     const warnings = results.reduce((sum, result) => sum + result.warningCount, 0)
@@ -199,8 +218,30 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** `--cache`'s store for this run, and the key of each file's configuration: what of the command line changes findings, and the configuration files. */
+function runCache(location: string, strategy: CacheStrategy, options: {cwd: string; preset?: string; config?: string; includeExecuted?: boolean; maxFileSize?: number}) {
+  return {
+    store: new LintCache<LintFinding[]>(cacheFilePath(location, options.cwd), {version, strategy}),
+    keys: new ConfigurationKeys({
+      version,
+      flags: {preset: options.preset, config: options.config, includeExecuted: options.includeExecuted, maxFileSize: options.maxFileSize},
+      configFile: options.config === undefined ? undefined : path.resolve(options.cwd, options.config)
+    })
+  }
+}
+
+/** Writes the cache file; a cache that cannot be written costs the next run time, not this run's result: a warning. */
+function saveCache(cache: ReturnType<typeof runCache> | undefined, session: LintSession, io: CliIo): void {
+  try {
+    cache?.store.save(session)
+  } catch (error) {
+    io.stderr(`planlint: warning: cannot write the cache file ${cache?.store.filePath}: ${(error as Error).message}\n`)
+  }
+}
+
 /** `planlint --rules`: every rule with its default severity, whether it fixes, and what it checks. */
-function ruleListing(): string {
+async function ruleListing(): Promise<string> {
+  const {rules} = await import('../../rules/index.js')
   const rows = Object.values(rules).map((rule) => [rule.id, rule.severity, rule.fixable === 'fix' ? 'fix' : rule.fixable === 'suggestion' ? 'suggest' : '', rule.description])
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column].length)))
   return rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]) : cell)).join('  ')).join('\n') + '\n'

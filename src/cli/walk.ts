@@ -45,7 +45,7 @@ function oddKind(stats: fs.Stats | fs.Dirent): string | undefined {
  * folder or above, its patterns (gitignore syntax) relative to its folder.
  * Each folder is looked up once.
  */
-class RemarkIgnore {
+export class RemarkIgnore {
   private readonly byFolder = new Map<string, {folder: string; patterns: Ignore} | undefined>()
 
   ignores(filePath: string, isFolder = false): boolean {

@@ -192,6 +192,60 @@ const commonPrefixLength = (a: string, b: string) => {
   return length
 }
 
+/**
+ * Nodes by the names `depends_on` entries give them (see `PlanGraph.candidates`):
+ * each bucket lists its nodes in the graph's order, so a look-up gives what a
+ * filter over all nodes would.
+ */
+class NodeIndex {
+  private readonly buckets = new Map<string, PlanNode[]>()
+  private readonly position = new Map<PlanNode, number>()
+
+  constructor(root: string, readonly nodes: PlanNode[]) {
+    for (const [index, node] of nodes.entries()) {
+      this.position.set(node, index)
+      const keys = new Set<string>()
+      const add = (...parts: Array<string | undefined>) => {
+        if (!parts.includes(undefined)) keys.add(parts.join('\0'))
+      }
+      const folder = path.basename(node.directory).toLowerCase()
+      const segments = path.relative(root, node.directory).toLowerCase().split(path.sep)
+      const names = [node.planText?.toLowerCase(), node.name.toLowerCase(), node.quickId?.toLowerCase()]
+      add('phase-plan', node.phase, node.plan)
+      add('folder-path-plan', node.directory, node.plan)
+      add('folder-plan', folder, node.plan)
+      add('plan', node.plan)
+      add('folder', folder)
+      add('phase-text', node.phaseText?.toLowerCase())
+      for (const segment of segments) {
+        // `segment-plan` answers "a folder named so, or ending in `-` and so": the segment and every part after a `-`.
+        add('segment-plan', segment, node.plan)
+        for (let dash = segment.indexOf('-'); dash !== -1; dash = segment.indexOf('-', dash + 1)) add('segment-plan', segment.slice(dash + 1), node.plan)
+      }
+      for (const name of names) {
+        add('called', name)
+        if (segments.includes('quick')) add('quick-called', name)
+      }
+      for (const key of keys) {
+        const bucket = this.buckets.get(key)
+        if (bucket) bucket.push(node)
+        else this.buckets.set(key, [node])
+      }
+    }
+  }
+
+  /** The nodes filed under a key; none when a part of it is unknown. */
+  get(kind: string, ...parts: Array<string | undefined>): readonly PlanNode[] {
+    if (parts.includes(undefined)) return []
+    return this.buckets.get([kind, ...parts].join('\0')) ?? []
+  }
+
+  /** The nodes of several look-ups, each once, in the graph's order. */
+  union(lists: ReadonlyArray<readonly PlanNode[]>): PlanNode[] {
+    return [...new Set(lists.flat())].sort((a, b) => this.position.get(a)! - this.position.get(b)!)
+  }
+}
+
 /** The plans of one planning tree, with `depends_on` resolved to plans. */
 export class PlanGraph {
   readonly byPath = new Map<string, PlanNode>()
@@ -238,6 +292,11 @@ export class PlanGraph {
    * reuses a finished plan's number is not taken for finished.
    */
   summaryOf(plan: PlanNode): PlanNode | undefined {
+    // Asked by every rule of every plan (whether it has run): found once per graph.
+    return this.memo(`summary-of\0${plan.path}`, () => this.findSummary(plan))
+  }
+
+  private findSummary(plan: PlanNode): PlanNode | undefined {
     const fileName = path.basename(plan.path)
     const summaryAt = (name: string) => {
       const summary = this.byPath.get(path.join(plan.directory, name))
@@ -250,11 +309,24 @@ export class PlanGraph {
     const id = canonicalIdOf(fileName)
     const folder = this.inDirectory(plan.directory)
     if (id !== undefined) {
-      const sharing = folder.filter((other) => !other.summaryOnly && canonicalIdOf(path.basename(other.path))?.toLowerCase() === id.toLowerCase())
-      const summary = sharing.length === 1 ? summaryAt(`${id}-SUMMARY.md`) : undefined
+      const summary = this.plansWithId().get(`${plan.directory}\0${id.toLowerCase()}`) === 1 ? summaryAt(`${id}-SUMMARY.md`) : undefined
       if (summary) return summary
     }
     return this.summaryPairedByAuthor(plan, folder, summaryAt)
+  }
+
+  /** How many plans of each folder have each `phase-plan` id at the start of their file name (`canonicalIdOf`), counted once per graph. */
+  private plansWithId(): Map<string, number> {
+    return this.memo('plansWithId', () => {
+      const counts = new Map<string, number>()
+      for (const node of this.nodes) {
+        const id = node.summaryOnly ? undefined : canonicalIdOf(path.basename(node.path))
+        if (id === undefined) continue
+        const key = `${node.directory}\0${id.toLowerCase()}`
+        counts.set(key, (counts.get(key) ?? 0) + 1)
+      }
+      return counts
+    })
   }
 
   /**
@@ -326,10 +398,10 @@ export class PlanGraph {
       }
       text = planStem(fileName)
     }
-    const plans = this.nearest(from, this.preferExactName(text, this.candidates(from, text, this.nodes.filter((node) => !node.summaryOnly))))
+    const plans = this.nearest(from, this.preferExactName(text, this.candidates(from, text, this.index('plans'))))
     if (plans.length === 1) return {status: 'resolved', target: plans[0]}
     if (plans.length > 1) return {status: 'ambiguous', candidates: plans}
-    const summaries = this.nearest(from, this.candidates(from, text, this.nodes.filter((node) => node.summaryOnly)))
+    const summaries = this.nearest(from, this.candidates(from, text, this.index('summaries')))
     if (summaries.length > 0) return {status: 'completed', summary: summaries[0]}
     return {
       status: 'missing',
@@ -360,34 +432,35 @@ export class PlanGraph {
     return this.phaseTextCounts.get(lower) === 1
   }
 
-  private candidates(from: PlanNode, text: string, pool: PlanNode[]): PlanNode[] {
+  /** The plans (or the summaries) of this graph indexed by what `depends_on` entries call them, built on first use. */
+  private index(pool: 'plans' | 'summaries'): NodeIndex {
+    return this.memo(`index:${pool}`, () => new NodeIndex(this.root, this.nodes.filter((node) => Boolean(node.summaryOnly) === (pool === 'summaries'))))
+  }
+
+  /**
+   * The nodes of `pool` that `text` may name, in the graph's order. Each form
+   * of entry is one look-up in the pool's index, not a scan of the tree, so
+   * resolving every entry of a tree costs time in proportion to the entries.
+   */
+  private candidates(from: PlanNode, text: string, pool: NodeIndex): readonly PlanNode[] {
     const lower = text.toLowerCase()
-    // Plans without a phase number (standalone/, quick/) are a phase of their own folder.
-    const samePhase = (node: PlanNode) =>
-      from.phase !== undefined ? node.phase === from.phase : node.directory === from.directory
-    const segments = (node: PlanNode) => path.relative(this.root, node.directory).toLowerCase().split(path.sep)
     const full = /^(\d+(?:\.\d+)*[a-z]?)-(\d+[a-z]?)(?:-.+)?$/i.exec(text)
     const short = /^\d+[a-z]?$/i.test(text)
     const prefixed = /^(.+?)-(\d+[a-z]?)$/i.exec(text)
     const folderAndPlan = /^([^:]+):(\d+[a-z]?)$/.exec(text)
-    let found: PlanNode[] = []
+    let found: readonly PlanNode[] = []
     if (full) {
-      const phase = normalizeNumber(full[1])
-      const plan = normalizeNumber(full[2])
-      found = pool.filter((node) => node.phase === phase && node.plan === plan)
+      found = pool.get('phase-plan', normalizeNumber(full[1]), normalizeNumber(full[2]))
     } else if (short) {
+      // Plans without a phase number (standalone/, quick/) are a phase of their own folder.
       const plan = normalizeNumber(text)
-      found = pool.filter((node) => samePhase(node) && node.plan === plan)
+      found = from.phase !== undefined ? pool.get('phase-plan', from.phase, plan) : pool.get('folder-path-plan', from.directory, plan)
     } else if (folderAndPlan) {
       // `06c-on-demand-migration:01`: a phase folder and a plan number.
-      const folder = folderAndPlan[1].toLowerCase()
-      const plan = normalizeNumber(folderAndPlan[2])
-      found = pool.filter((node) => node.plan === plan && path.basename(node.directory).toLowerCase() === folder)
+      found = pool.get('folder-plan', folderAndPlan[1].toLowerCase(), normalizeNumber(folderAndPlan[2]))
     } else if (prefixed) {
-      // `quick-035`, `agent-godentist-01`: a folder name and a plan number.
-      const folder = prefixed[1].toLowerCase()
-      const plan = normalizeNumber(prefixed[2])
-      found = pool.filter((node) => node.plan === plan && segments(node).some((segment) => segment === folder || segment.endsWith(`-${folder}`)))
+      // `quick-035`, `agent-godentist-01`: a folder name (or the end of one, after a `-`) and a plan number.
+      found = pool.get('segment-plan', prefixed[1].toLowerCase(), normalizeNumber(prefixed[2]))
     }
     if (found.length > 0) return found
     // Last resort, by what the plan is called: its `plan:` value, file name or `quick_id` (`10a`, `D-01`, `027` for
@@ -396,16 +469,13 @@ export class PlanGraph {
     // cut after the plan number (`kb-v2.3-1` for kb-v2.3-1-rewrite-prompt-PLAN.md with `plan: 1`).
     const quick = /^quick-(.+)$/.exec(lower)?.[1]
     const trailingNumber = normalizeNumber(/-(\d+[a-z]?)$/i.exec(text)?.[1])
-    const calls = (node: PlanNode, name: string) =>
-      node.planText?.toLowerCase() === name || node.name.toLowerCase() === name || node.quickId?.toLowerCase() === name
-    found = pool.filter(
-      (node) =>
-        calls(node, lower) ||
-        (quick !== undefined && segments(node).includes('quick') && calls(node, quick)) ||
-        path.basename(node.directory).toLowerCase() === lower ||
-        this.phaseNames(node, lower) ||
-        (trailingNumber !== undefined && node.plan === trailingNumber && node.name.toLowerCase().startsWith(lower + '-'))
-    )
+    found = pool.union([
+      pool.get('called', lower),
+      quick === undefined ? [] : pool.get('quick-called', quick),
+      pool.get('folder', lower),
+      pool.get('phase-text', lower).filter((node) => this.phaseNames(node, lower)),
+      trailingNumber === undefined ? [] : pool.get('plan', trailingNumber).filter((node) => node.name.toLowerCase().startsWith(lower + '-'))
+    ])
     // A short number that is no plan of its own phase may only name a plan elsewhere when just one plan has that name.
     return short && found.length > 1 ? [] : found
   }
@@ -428,26 +498,30 @@ export class PlanGraph {
    * show how plans are named here (`example`).
    */
   suggestionFor(from: PlanNode, entryText: string): {didYouMean?: string; example?: string} {
-    const others = this.nodes.filter((node) => !node.summaryOnly && node !== from)
     const text = entryText.trim()
     // Another number is another plan, not a slip: an entry shaped like an id gets no "did you mean".
     const idShaped = /^\d+(?:\.\d+)*[a-z]?(?:-\d+[a-z]?)?$/i.test(text)
-    const didYouMean = idShaped ? undefined : onlyNearMiss(text, others.map((node) => node.name))
+    const didYouMean = idShaped ? undefined : onlyNearMiss(text, this.index('plans').nodes.filter((node) => node !== from).map((node) => node.name))
     if (didYouMean !== undefined) return {didYouMean}
-    const ofPhase = others.filter((node) => node.directory === from.directory)
-    const example = (ofPhase.length > 0 ? ofPhase : others).map((node) => node.name).sort()[0]
+    const ofPhase = this.inDirectory(from.directory).filter((node) => !node.summaryOnly && node !== from)
+    const example = ofPhase.length > 0 ? ofPhase.map((node) => node.name).sort()[0] : this.plansByName().find((node) => node !== from)?.name
     return example === undefined ? {} : {example}
   }
 
+  /** The plans sorted by name, once per graph. */
+  private plansByName(): PlanNode[] {
+    return this.memo('plansByName', () => [...this.index('plans').nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+  }
+
   /** Among several candidates, the ones whose file is named exactly as written (`01-01` is `01-01-PLAN.md`). */
-  private preferExactName(text: string, candidates: PlanNode[]): PlanNode[] {
+  private preferExactName(text: string, candidates: readonly PlanNode[]): readonly PlanNode[] {
     const exact = candidates.filter((node) => node.name.toLowerCase() === text.toLowerCase())
     return candidates.length > 1 && exact.length > 0 ? exact : candidates
   }
 
   /** The candidates nearest to `from`: its own phase directory, then the closest part of the tree. */
-  private nearest(from: PlanNode, candidates: PlanNode[]): PlanNode[] {
-    if (candidates.length <= 1) return candidates
+  private nearest(from: PlanNode, candidates: readonly PlanNode[]): PlanNode[] {
+    if (candidates.length <= 1) return [...candidates]
     const closeness = candidates.map((node) => commonPrefixLength(node.directory, from.directory))
     const best = Math.max(...closeness)
     return candidates.filter((_, index) => closeness[index] === best)
@@ -484,6 +558,12 @@ export class PlanGraph {
       if (route) return {entry, cycle: [from, ...route]}
     }
     return undefined
+  }
+
+  /** Whether `a` and `b` are in one strongly connected component: a dependency edge between them is on a cycle. */
+  inOneComponent(a: PlanNode, b: PlanNode): boolean {
+    const component = this.components()
+    return component.get(a) === component.get(b)
   }
 
   /** Shortest path of dependency edges from `start` to `goal` (breadth first) through plans `inside` allows, both included. */

@@ -88,8 +88,13 @@ export function misplacedDependency(graph: PlanGraph, node: PlanNode): PhaseDepe
  * fixing the phase's waves never changes where it starts.
  */
 function firstWave(graph: PlanGraph, directory: string): number {
-  const startsAtZero = graph
-    .inDirectory(directory)
-    .some((plan) => plan.wave === 0 && !plan.summaryOnly && !plan.superseded && !phaseDependencies(graph, plan)?.length)
-  return startsAtZero ? 0 : 1
+  const known = graph.memo('firstWaves', () => new Map<string, number>())
+  let wave = known.get(directory)
+  if (wave === undefined) {
+    const startsAtZero = graph
+      .inDirectory(directory)
+      .some((plan) => plan.wave === 0 && !plan.summaryOnly && !plan.superseded && !phaseDependencies(graph, plan)?.length)
+    known.set(directory, (wave = startsAtZero ? 0 : 1))
+  }
+  return wave
 }

@@ -1,9 +1,9 @@
 import path from 'node:path'
 import {remark} from 'remark'
 import type {Processor} from 'unified'
-import {Configuration, engine} from 'unified-engine'
+import {Configuration} from 'unified-engine'
 import {VFile} from 'vfile'
-import {isIgnoredNotice, unreportedRun} from '../lint.js'
+import {RemarkIgnore} from '../cli/walk.js'
 import {presets} from '../presets/index.js'
 import {sessionKey} from '../remark.js'
 import type {LintSession} from '../session.js'
@@ -25,7 +25,7 @@ export class ConfigurationError extends Error {}
 export function documentLinter(session: LintSession, cwd: string) {
   let configuration = newConfiguration(cwd)
   let processors = new Map<string, Loaded>()
-  let ignored = new Map<string, Promise<boolean>>()
+  let ignores = new RemarkIgnore()
 
   const load = (filePath: string) =>
     new Promise<Loaded>((resolve) => {
@@ -45,58 +45,26 @@ export function documentLinter(session: LintSession, cwd: string) {
       })
     })
 
-  /**
-   * Lints `text` as the content of `filePath`; the messages are on the
-   * returned file. After parsing (half the work) it asks `stillWanted`, if
-   * given, and gives `undefined` without running the rules when the text is stale.
-   */
-  function lint(filePath: string, text: string): Promise<VFile>
-  function lint(filePath: string, text: string, stillWanted: () => Promise<boolean>): Promise<VFile | undefined>
-  async function lint(filePath: string, text: string, stillWanted?: () => Promise<boolean>): Promise<VFile | undefined> {
-    const loaded = await load(filePath)
-    if ('problem' in loaded) throw new ConfigurationError(loaded.problem)
-    const file = new VFile({path: filePath, cwd: path.dirname(filePath), value: text})
-    const tree = loaded.processor.parse(file)
-    if (stillWanted && !(await stillWanted())) return undefined
-    await loaded.processor.run(tree, file)
-    return file
-  }
-
   return {
-    lint,
-    /** Whether the `.remarkignore` nearest above `filePath` ignores it (asked once per file until `reload`). */
-    isIgnored(filePath: string): Promise<boolean> {
-      let answer = ignored.get(filePath)
-      if (!answer) ignored.set(filePath, (answer = ignoredByRemark(filePath, cwd)))
-      return answer
+    /** Lints `text` as the content of `filePath`; the messages are on the returned file. */
+    async lint(filePath: string, text: string): Promise<VFile> {
+      const loaded = await load(filePath)
+      if ('problem' in loaded) throw new ConfigurationError(loaded.problem)
+      const file = new VFile({path: filePath, cwd: path.dirname(filePath), value: text})
+      const tree = loaded.processor.parse(file)
+      await loaded.processor.run(tree, file)
+      return file
+    },
+    /** Whether the `.remarkignore` nearest above `filePath` ignores it, as the CLI reads it (each folder once until `reload`). */
+    isIgnored(filePath: string): boolean {
+      return ignores.ignores(filePath)
     },
     reload() {
       configuration = newConfiguration(cwd)
       processors = new Map()
-      ignored = new Map()
+      ignores = new RemarkIgnore()
     }
   }
-}
-
-/**
- * unified-engine's own answer, as remark and the planlint CLI get it: the file
- * named (an empty stand-in, so nothing is read) with `.remarkignore` detected
- * and no plugins; an ignored file comes back with the "it's ignored" notice.
- */
-function ignoredByRemark(filePath: string, cwd: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    engine(
-      {
-        processor: remark(),
-        files: [new VFile({path: filePath, value: ''})],
-        cwd,
-        ignoreName: '.remarkignore',
-        detectConfig: false,
-        ...unreportedRun
-      },
-      (error, _code, context) => resolve(!error && (context?.files ?? []).some((file) => file.messages.some(isIgnoredNotice)))
-    )
-  })
 }
 
 function newConfiguration(cwd: string): Configuration {

@@ -22,12 +22,16 @@ import {planlintDataOf} from '../lint.js'
 import type {Edit} from '../rule.js'
 import {LintSession} from '../session.js'
 import {ConfigurationError, documentLinter} from './lint-document.js'
+import {navigationCapabilities, registerNavigation} from './navigation.js'
 
 /** The kind of the "fix all planlint problems" source action (`source.fixAll` is what editors run on save). */
 const fixAllKind = `${CodeActionKind.SourceFixAll}.planlint`
 
 /** How long a planning tree stays unchanged before its other open documents are re-checked: typing re-checks them once, not per keystroke. */
 const recheckDelayMs = 200
+
+/** How many turns of the event loop without a change of a document end a burst of changes to it (see `settled`). */
+const settledTurns = 3
 
 /**
  * Client settings (section `planlint` of `workspace/configuration`, or the
@@ -105,8 +109,7 @@ const overlaps = (a: Range, b: Range) => !before(a.end, b.start) && !before(b.en
  * documents in planning trees unless the client's `planlint.allMarkdown`
  * setting widens it or a `.remarkignore` ignores them, lints only the newest
  * version of a document (changes that arrive while a lint runs are linted
- * once, together, after it; a lint whose text was replaced while it parsed
- * stops there), and logs what goes wrong instead of exiting. What it knows of
+ * once, together, after it), and logs what goes wrong instead of exiting. What it knows of
  * the planning trees (their plans' graph facts) is read once and kept: typing
  * in a plan's body changes no graph fact, so only an edit of its frontmatter
  * re-checks the tree's other open plans (once the typing pauses), and only a
@@ -116,6 +119,7 @@ const overlaps = (a: Range, b: Range) => !before(a.end, b.start) && !before(b.en
 export function startLanguageServer(connection: Connection = createConnection(ProposedFeatures.all)): Connection {
   const documents = new TextDocuments(TextDocument)
   const session = new LintSession()
+  registerNavigation(connection, documents, session)
   let linter = documentLinter(session, process.cwd())
   let settings: Settings = {allMarkdown: false}
   let askForSettings = false
@@ -131,26 +135,22 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
 
   const wanted = (filePath: string) => settings.allMarkdown || inPlanningTree(filePath)
 
-  /** Lints a document's newest text and publishes its diagnostics, unless a newer version arrived meanwhile. */
+  /** Lints a document's newest text and publishes its diagnostics, with the version they are for. */
   async function lintOnce(uri: string, filePath: string): Promise<void> {
     const document = documents.get(uri)
     if (!document) return
     const snapshot = TextDocument.create(uri, document.languageId, document.version, document.getText())
     // The session learns the text here, once per lint rather than once per keystroke of a burst.
     if (session.openDocument(filePath, snapshot.getText())) scheduleRecheck(filePath, filePath)
-    if (await linter.isIgnored(filePath)) {
+    if (linter.isIgnored(filePath)) {
       // Ignored as remark and the CLI ignore it: no diagnostics (and none left over from before the ignore file said so).
       linted.delete(uri)
       await connection.sendDiagnostics({uri, version: snapshot.version, diagnostics: []})
       return
     }
-    const current = async () => {
-      await settled(uri)
-      return documents.get(uri)?.version === snapshot.version
-    }
-    let file: VFile | undefined
+    let file: VFile
     try {
-      file = await linter.lint(filePath, snapshot.getText(), current)
+      file = await linter.lint(filePath, snapshot.getText())
     } catch (error) {
       if (!(error instanceof ConfigurationError)) throw error
       linted.delete(uri)
@@ -162,7 +162,9 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
       })
       return
     }
-    if (!file || documents.get(uri)?.version !== snapshot.version) return
+    // Published for its version even when a newer one came meanwhile (it is linted next): were a lint slower than the
+    // typing, waiting for one that is still current would publish nothing until the typing stops.
+    if (!documents.get(uri)) return
     const messages = file.messages.filter((message) => message.fatal !== null && message.fatal !== undefined)
     linted.set(uri, {document: snapshot, messages})
     await connection.sendDiagnostics({uri, version: snapshot.version, diagnostics: messages.map(diagnosticOf)})
@@ -198,14 +200,18 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
    * Waits until the changes already received for a document are applied: the
    * JSON-RPC connection handles one message per turn of the event loop, and a
    * turn also reads what has arrived meanwhile. So a burst of changes (typing
-   * while a lint ran) is linted once, at its newest text, not one by one.
+   * while a lint ran) is linted once, at its newest text, not one by one. A
+   * few turns must pass without a change: the client's other messages (the
+   * code-action and hover requests of a moving cursor) come between them.
    */
   async function settled(uri: string): Promise<void> {
-    let version: number | undefined
-    do {
-      version = documents.get(uri)?.version
+    let version = documents.get(uri)?.version
+    for (let unchanged = 0; unchanged < settledTurns; ) {
       await new Promise((resolve) => setImmediate(resolve))
-    } while (documents.get(uri)?.version !== version)
+      const now = documents.get(uri)?.version
+      unchanged = now === version ? unchanged + 1 : 0
+      version = now
+    }
   }
 
   /** Re-checks the open documents of a planning tree (but the one whose change caused it) once changes in the tree pause. */
@@ -254,7 +260,8 @@ export function startLanguageServer(connection: Connection = createConnection(Pr
     return {
       capabilities: {
         textDocumentSync: {openClose: true, change: TextDocumentSyncKind.Incremental, save: {includeText: false}},
-        codeActionProvider: {codeActionKinds: [CodeActionKind.QuickFix, fixAllKind], resolveProvider: true}
+        codeActionProvider: {codeActionKinds: [CodeActionKind.QuickFix, fixAllKind], resolveProvider: true},
+        ...navigationCapabilities
       },
       serverInfo: {name: 'planlint-language-server'}
     }
