@@ -1,6 +1,6 @@
 import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute} from '../src/model/markup.js'
-import {attributeRemovalRange, codeList, taskType} from '../src/plan.js'
+import {attributeRemovalRange, codeList, taskType, taskTypes} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -30,6 +30,8 @@ export default defineRule<Options>({
       const range = gate.valueRange ?? gate.range
       const type = taskType(task) ?? 'untyped'
       // A `type="checkpoint"` without its kind is still meant as a checkpoint (`task-type` reports the type).
+      // What a gate does on a type the workflow does not know depends on the type meant, which `task-type` asks for.
+      if (type !== 'untyped' && !taskTypes.includes(type) && !type.toLowerCase().startsWith('checkpoint')) continue
       if (!type.toLowerCase().startsWith('checkpoint')) {
         // The executor honours `blocking-human` on a tracer task: it stops after the tracer for a person.
         if (type === 'tracer' && value === 'blocking-human') continue

@@ -39,9 +39,12 @@ export default defineRule<Options>({
     const source = (entry: {path: string}) => !/^(\.\/)?\.planning\//.test(entry.path)
     const declared = filesModified(document).filter(source)
     const named = taskPaths(document, 'files').filter(source)
-    // A plan that modifies nothing (`files_modified: []`) names in `<files>` the folders it studies.
+    // A plan that modifies nothing (`files_modified: []`) names in `<files>` the folders it studies,
+    // and a research plan the files it reads too.
     const readOnly = declared.length === 0
-    const missing = named.filter((entry) => !names(declared, entry) && !(readOnly && entry.path.endsWith('/')))
+    const reads = (entry: PathEntry) =>
+      readOnly && (entry.path.endsWith('/') || String(frontmatter.entries.get('type')?.value) === 'research')
+    const missing = named.filter((entry) => !names(declared, entry) && !reads(entry))
     if (missing.length > 0) {
       report({
         message:

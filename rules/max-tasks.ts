@@ -1,6 +1,6 @@
 import type {PlanDocument} from '../src/model/document.js'
 import type {Range} from '../src/model/text.js'
-import {filesModified, normalizePath, taskPaths} from '../src/plan.js'
+import {filesModified, lineOf, normalizePath, taskPaths} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -33,6 +33,50 @@ function filesOf(document: PlanDocument): {count: number; range: Range | undefin
   return {count: distinct.size, range: listed.length > 0 ? document.frontmatter?.entries.get('files_modified')?.keyRange : entries[0]?.range}
 }
 
+interface Excess {
+  message: string
+  /** The limit as the message states it: `at most 4`, or the size plans are made for. */
+  limit: string
+  /** `warning` in the band below the limit; above it, the severity the rule runs at. */
+  severity?: 'warning'
+}
+
+/** The task count a split aims at: the warning's threshold, else the limit. */
+function target(options: Options): number {
+  return Math.min(options.max, options.warnAbove || options.max)
+}
+
+/** Whether a plan has more tasks than its limits, with the first task over them. */
+function taskFinding(tasks: Range[], options: Options): (Excess & {index: number}) | undefined {
+  if (options.max > 0 && tasks.length > options.max) {
+    return {
+      message: `This plan has ${tasks.length} tasks (at most ${options.max}): split it into plans of ${target(options)} or fewer; this is task ${options.max + 1}`,
+      limit: `at most ${options.max}`,
+      index: options.max
+    }
+  }
+  if (options.warnAbove > 0 && tasks.length > options.warnAbove) {
+    return {
+      message: `This plan has ${tasks.length} tasks (plans are sized for ${options.warnAbove} or fewer, as quality drops while the executor's context fills): consider splitting it; this is task ${options.warnAbove + 1}`,
+      limit: `plans are sized for ${options.warnAbove} or fewer`,
+      severity: 'warning',
+      index: options.warnAbove
+    }
+  }
+  return undefined
+}
+
+/** Whether a plan modifies more files than its limits. */
+function fileFinding(count: number, options: Options): Excess | undefined {
+  if (options.maxFiles > 0 && count > options.maxFiles) {
+    return {message: `This plan modifies ${count} files (at most ${options.maxFiles}): split it into plans that each touch fewer files`, limit: `at most ${options.maxFiles}`}
+  }
+  if (options.warnFilesAbove > 0 && count > options.warnFilesAbove) {
+    return {message: `This plan modifies ${count} files (plans are sized for ${options.warnFilesAbove} or fewer): consider splitting it`, limit: `plans are sized for ${options.warnFilesAbove} or fewer`, severity: 'warning'}
+  }
+  return undefined
+}
+
 /**
  * Plans are sized so the executor finishes them in one fresh context: GSD's
  * plan checker warns at 4 tasks or 10 files and blocks at 5 tasks or 15
@@ -58,28 +102,20 @@ export default defineRule<Options>({
         range: [body, body]
       })
     }
-    if (options.max > 0 && tasks.length > options.max) {
-      report({
-        message: `This plan has ${tasks.length} tasks (at most ${options.max}): split it into plans of ${Math.min(options.max, options.warnAbove || options.max)} or fewer; this is task ${options.max + 1}`,
-        range: tasks[options.max]
-      })
-    } else if (options.warnAbove > 0 && tasks.length > options.warnAbove) {
-      report({
-        message: `This plan has ${tasks.length} tasks (plans are sized for ${options.warnAbove} or fewer, as quality drops while the executor's context fills): consider splitting it; this is task ${options.warnAbove + 1}`,
-        range: tasks[options.warnAbove],
-        severity: 'warning'
-      })
-    }
+    const overTasks = taskFinding(tasks, options)
     const files = filesOf(document)
-    if (!files.range) return
-    if (options.maxFiles > 0 && files.count > options.maxFiles) {
-      report({message: `This plan modifies ${files.count} files (at most ${options.maxFiles}): split it into plans that each touch fewer files`, range: files.range})
-    } else if (options.warnFilesAbove > 0 && files.count > options.warnFilesAbove) {
+    const overFiles = files.range ? fileFinding(files.count, options) : undefined
+    if (overTasks && overFiles) {
+      // One cause (the plan's scope), one message: at `files_modified`, with the higher severity.
+      const taskOver = tasks[overTasks.index]
       report({
-        message: `This plan modifies ${files.count} files (plans are sized for ${options.warnFilesAbove} or fewer): consider splitting it`,
-        range: files.range,
-        severity: 'warning'
+        message: `This plan has ${tasks.length} tasks (${overTasks.limit}) and modifies ${files.count} files (${overFiles.limit}): split it into plans of ${target(options)} or fewer tasks that each touch fewer files; task ${overTasks.index + 1} is on line ${lineOf(document, taskOver[0])}`,
+        range: files.range!,
+        ...(overTasks.severity && overFiles.severity ? {severity: overTasks.severity} : {})
       })
+      return
     }
+    if (overTasks) report({message: overTasks.message, range: tasks[overTasks.index], severity: overTasks.severity})
+    if (overFiles) report({message: overFiles.message, range: files.range!, severity: overFiles.severity})
   }
 })

@@ -6,6 +6,14 @@ import type {Range} from '../src/model/text.js'
 /** A `! grep` at a command boundary: the check passes only when nothing matches. */
 const negatedGrep = /(?:^|[;(`]|\bthen|\bdo)\s*!\s*(?=grep\s+-)/
 
+/** A grep pattern that matches comment lines: a comment opener anchored at the line start, after optional blanks. */
+const commentLines = /^\^(?:\\s\*|\[\[:space:\]\]\*|\[ \\t\]\*| \*)?\(?(?:\/\/|#|\\\*|\/\\\*|--)/
+
+/** Whether a segment's pipeline drops comment lines (`grep -v '^//' f | grep -c 'X'`), so an echo in a comment cannot trip it. */
+function dropsComments(segment: string): boolean {
+  return grepCalls(segment).some((call) => invertsMatch(call.options) && commentLines.test(call.pattern))
+}
+
 /**
  * The greps of a segment that must find nothing: counting ones compared with
  * zero (`grep -c 'X' f == 0`, not inverted with `-v`), or a negated one
@@ -41,6 +49,7 @@ export default defineRule({
     const gates = new Map<string, {quoted: boolean; line: number; form: string}>()
     for (const segment of shellSegments(view.slice(bodyStart), bodyStart)) {
       const {calls, form} = negativeGreps(segment.text)
+      if (calls.length > 0 && dropsComments(segment.text)) continue
       // An unquoted word is only a candidate when the segment has no quoted pattern (GSD's rule).
       const quoted = calls.some((call) => call.quoted)
       for (const call of calls) {

@@ -1,5 +1,5 @@
 import {attribute, descendants, type Element} from '../src/model/markup.js'
-import {codeList, inForeignTaskFormat, isCheckpoint, lineOf, taskType} from '../src/plan.js'
+import {closesAbsentElement, codeList, inForeignTaskFormat, isCheckpoint, lineOf, taskOf, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -85,6 +85,10 @@ export default defineRule<Options>({
       const present = elementNames(task)
       // `<task name="…">` names the task as well as a `<name>` child does.
       if (attribute(task, 'name')?.value?.trim()) present.add('name')
+      // An element lost to a mistyped close tag (`<behavior>…</action>`) is task-markup's one message.
+      for (const problem of document.markupProblems) {
+        if (closesAbsentElement(problem) && taskOf(problem.element) === task) present.add(problem.written)
+      }
       const lacking = (names: string[]) => names.filter((name) => !present.has(name))
       const what = (tasks: Element[]) =>
         tasks.length === 1

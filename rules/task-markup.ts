@@ -1,5 +1,5 @@
-import type {MarkupProblem, MarkupProblemKind} from '../src/model/markup.js'
-import {attributeRemovalRange} from '../src/plan.js'
+import type {Element, MarkupProblem, MarkupProblemKind} from '../src/model/markup.js'
+import {attributeRemovalRange, closesAbsentElement, lineOf} from '../src/plan.js'
 import type {PlanDocument} from '../src/model/document.js'
 import {defineRule, type Finding} from '../src/rule.js'
 
@@ -17,8 +17,15 @@ const advice: Record<MarkupProblemKind, (problem: MarkupProblem) => string> = {
   'nested-too-deep': () => '; close the elements you opened, or write the deeper ones as text'
 }
 
+/** A close tag naming an element the task lacks: a wrong name, or the start of that element left out. */
+function bothReadings(document: PlanDocument, problem: MarkupProblem & {element: Element; written: string}): string {
+  const {element, written} = problem
+  return `\`</${written}>\` ends \`<${element.name}>\` (opened on line ${lineOf(document, element.openTag[0])}), and this task has no \`<${written}>\`: if the ${written} starts inside the \`<${element.name}>\`, end the \`<${element.name}>\` there with \`</${element.name}>\` and open \`<${written}>\`; if not, write \`</${element.name}>\``
+}
+
 /** The edit that repairs a problem, when there is exactly one right edit. */
 function fixOf(document: PlanDocument, problem: MarkupProblem): Finding['fix'] {
+  if (closesAbsentElement(problem)) return undefined
   if (problem.kind === 'mistyped-close' && problem.element) return {range: problem.range, text: `</${problem.element.name}>`}
   const attributes = problem.element?.attributes ?? []
   const attribute = attributes.find((candidate) => candidate.range[0] === problem.range[0])
@@ -54,7 +61,7 @@ export default defineRule({
     for (const problem of document.markupProblems) {
       const fix = fixOf(document, problem)
       report({
-        message: problem.message + advice[problem.kind](problem),
+        message: closesAbsentElement(problem) ? bothReadings(document, problem) : problem.message + advice[problem.kind](problem),
         range: problem.range,
         ...(fix ? {fix} : {}),
         ...(problem.kind === 'swallowed-tasks' ? {severity: 'warning' as const} : {})

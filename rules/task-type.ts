@@ -1,7 +1,7 @@
 import {closestFirst} from '../src/distance.js'
-import {attribute} from '../src/model/markup.js'
-import {codeList, inForeignTaskFormat, taskTypes, typeMeant} from '../src/plan.js'
-import {defineRule} from '../src/rule.js'
+import {attribute, type Element} from '../src/model/markup.js'
+import {codeList, inForeignTaskFormat, lineOf, taskTypes, typeMeant} from '../src/plan.js'
+import {defineRule, type Finding} from '../src/rule.js'
 
 interface Options {
   /** Task types to accept besides the documented ones. */
@@ -27,11 +27,14 @@ export default defineRule<Options>({
     const types = [...taskTypes, ...options.additionalTypes]
     // Tasks in another agent's format are task-elements' to report, once per file.
     if (inForeignTaskFormat(document)) return
+    const unknown = new Map<string, Element[]>()
+    // Reported in the order of the text, once the unknown types are grouped.
+    const findings: Finding[] = []
     for (const task of document.tasks) {
       const type = attribute(task, 'type')
       if (!type) {
         const at = task.openTag[0] + '<task'.length
-        report({
+        findings.push({
           message: 'This `<task>` has no `type`; the executor treats it as `type="auto"`, so say so',
           range: task.openTag,
           fix: {range: [at, at], text: ' type="auto"'},
@@ -44,16 +47,26 @@ export default defineRule<Options>({
       const range = type.valueRange ?? type.range
       const meant = value.trim() === '' ? undefined : typeMeant(value, types)
       if (meant) {
-        report({message: `Task type \`${value}\` is a slip for \`${meant}\`; write \`${meant}\``, range, fix: {range, text: meant}})
+        findings.push({message: `Task type \`${value}\` is a slip for \`${meant}\`; write \`${meant}\``, range, fix: {range, text: meant}})
         continue
       }
+      const known = unknown.get(value)
+      if (known) known.push(task)
+      else unknown.set(value, [task])
+    }
+    // One unknown type on several tasks is one choice of the author: one message, at the first.
+    for (const [value, tasks] of unknown) {
+      const type = attribute(tasks[0], 'type')!
+      const range = type.valueRange ?? type.range
+      const others = tasks.slice(1).map((task) => lineOf(document, task.openTag[0]))
+      const where = others.length === 0 ? '' : ` (here and on line${others.length > 1 ? 's' : ''} ${others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others[others.length - 1]}` : others[0]})`
       const checkpoint = value.startsWith('checkpoint:')
       // A bare `checkpoint` meant a checkpoint too, and `manual` or `human` a person's task: offer the checkpoints first.
       const checkpointLike = value.toLowerCase().startsWith('checkpoint') || personTypes.test(value.trim())
-      report({
+      findings.push({
         message: checkpoint
-          ? `\`${value}\` is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${codeList(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
-          : `Task type \`${value || 'empty'}\` is not one of ${codeList(taskTypes)}; use one of them, or add it to the \`additionalTypes\` option`,
+          ? `\`${value}\`${where} is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${codeList(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
+          : `Task type \`${value || 'empty'}\`${where} is not one of ${codeList(taskTypes)}; use one of them, or add it to the \`additionalTypes\` option`,
         range,
         suggestions: (checkpointLike
           ? closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:'))).sort((a, b) => Number(b === 'checkpoint:human-action') - Number(a === 'checkpoint:human-action'))
@@ -62,5 +75,6 @@ export default defineRule<Options>({
         ...(checkpoint ? {severity: 'warning' as const} : {})
       })
     }
+    for (const finding of findings.sort((a, b) => a.range[0] - b.range[0])) report(finding)
   }
 })

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch'
 import {onlyNearMiss} from './distance.js'
 import {sliceOf, type PlanDocument} from './model/document.js'
-import {attribute, descendants, type Element} from './model/markup.js'
+import {attribute, descendants, type Element, type MarkupProblem} from './model/markup.js'
 import type {Range} from './model/text.js'
 import {frontmatterItems, parseFrontmatter} from './model/frontmatter.js'
 
@@ -237,3 +237,20 @@ export function pathCovers(listed: string, named: string): boolean {
   return !a.slice(a.lastIndexOf('/') + 1).includes('.') && b.startsWith(`${a}/`)
 }
 
+/** The `<task>` an element belongs to. */
+export function taskOf(element: Element): Element {
+  let task = element
+  while (task.parent) task = task.parent
+  return task
+}
+
+/**
+ * A mistyped close tag that names an element its task does not have
+ * (`<behavior>…</action>` in a task without `<action>`): one slip with two
+ * readings, a wrong name or a missing `</behavior><action>` pair.
+ */
+export function closesAbsentElement(problem: MarkupProblem): problem is MarkupProblem & {element: Element; written: string} {
+  if (problem.kind !== 'mistyped-close' || !problem.element || !problem.written) return false
+  const written = problem.written
+  return ![...descendants(taskOf(problem.element))].some((element) => element.name === written)
+}

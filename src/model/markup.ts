@@ -40,6 +40,8 @@ export interface MarkupProblem {
   message: string
   range: Range
   element?: Element
+  /** For a mistyped close tag: the element name it wrote (`action` in `<behavior>…</action>`). */
+  written?: string
 }
 
 /** A stretch of source that holds no markup: code, or the frontmatter. */
@@ -200,8 +202,8 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
   let regionIndex = 0
   let stack: Element[] = []
 
-  const report = (kind: MarkupProblemKind, message: string, range: Range, element?: Element) =>
-    problems.push({kind, message, range, element})
+  const report = (kind: MarkupProblemKind, message: string, range: Range, element?: Element, written?: string) =>
+    problems.push({kind, message, range, element, ...(written ? {written} : {})})
 
   // A NUL byte makes the file binary to search tools (`grep -I`, `rg` skip it), so every check that greps it finds nothing.
   const nul = text.indexOf('\u0000')
@@ -368,7 +370,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
         const innermost = stack[stack.length - 1]
         // `<files>a.ts</name>`: a slip of the leaf element it ends, which it closes.
         if (planElementNames.has(tag.name) && innermost && innermost.name !== 'task' && innermost.children.length === 0 && planElementNames.has(innermost.name)) {
-          report('mistyped-close', `\`</${tag.name}>\` ends \`<${innermost.name}>\` (opened on line ${lineOf(innermost.openTag[0])}); write \`</${innermost.name}>\``, tag.range, innermost)
+          report('mistyped-close', `\`</${tag.name}>\` ends \`<${innermost.name}>\` (opened on line ${lineOf(innermost.openTag[0])}); write \`</${innermost.name}>\``, tag.range, innermost, tag.name)
           stack.pop()
           innermost.closeTag = tag.range
           innermost.range = [innermost.range[0], tag.range[1]]
