@@ -81,8 +81,12 @@ function swallowsGitFailure(segment: string, gitIndex: number, pipe: number, com
 /** The traps in one `&&`/`||` segment of a check. */
 function trapsIn(segment: string, commandZone: boolean): Array<Omit<Found, 'range'> & {index: number; length: number}> {
   const traps: Array<Omit<Found, 'range'> & {index: number; length: number}> = []
-  if (grepCalls(segment).some((call) => countsMatches(call.options))) {
-    const exact = exactCounts(segment).find((candidate) => candidate.count >= 2)
+  const calls = grepCalls(segment)
+  if (calls.some((call) => countsMatches(call.options))) {
+    // A number in the text a grep looks for (`grep -c "LIMIT = 5" f`) is not the count it expects; quotes count as the pattern's.
+    const inPattern = (index: number, length: number) =>
+      calls.some((call) => index < call.patternEnd + 1 && index + length > call.patternStart - 1)
+    const exact = exactCounts(segment).find((candidate) => candidate.count >= 2 && !inPattern(candidate.index, candidate.length))
     if (exact) {
       traps.push({
         trap: 'R1',

@@ -15,6 +15,7 @@ import {
   shellView
 } from '../src/shell.js'
 import type {PlanDocument} from '../src/model/document.js'
+import type {Range} from '../src/model/text.js'
 
 interface TaskFacts {
   task: Element
@@ -54,16 +55,24 @@ function fileArgument(segment: string, rest: string, isFile: (token: string) => 
 /** A line that names old text to take away ("Replace X with Y", "remove X", "X → Y"), not text the task needs. */
 const replaces = /\b(replace[sd]?|replacing|remove[sd]?|removing|delete[sd]?|deleting|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from)\b|→/i
 
+/**
+ * The same words in the other languages plans are written in, by stem:
+ * Spanish and Portuguese (reemplazar, sustituir, substituir, eliminar, borrar,
+ * remover), French (remplacer, supprimer), German (ersetzen, entfernen,
+ * löschen), Russian (заменить, удалить), Chinese and Japanese.
+ */
+const replacesElsewhere = /\b(?:reemplaz|sustitu|substitu|elimin|borr[aeoá]|remov|remplac|supprim|ersetz|entfern|lösch)|замен|удал|替换|替代|删除|删掉|移除|去掉|去除|置き換|削除/i
+
 /** Whether a task's text needs a pattern: some line holds it other than as the text to replace. */
 function needs(requires: string, pattern: string): boolean {
-  return requires.split('\n').some((line) => !replaces.test(line) && patternOccursIn(pattern, line))
+  return requires.split('\n').some((line) => !replaces.test(line) && !replacesElsewhere.test(line) && patternOccursIn(pattern, line))
 }
 
 /**
  * A file-wide negative gate (`! grep -q 'X' f`, `grep -c 'X' f == 0`) must
  * not ban what a sibling task of the same plan needs in the same file: the
  * two checks cannot both pass. The rule follows GSD's own plan-structure
- * check (#968).
+ * check (#968), for siblings that run after the ban.
  */
 export default defineRule({
   id: 'negative-gate-conflict',
@@ -81,7 +90,7 @@ export default defineRule({
     const isFile = (token: string) =>
       !token.includes('*') && (token.includes('/') || /\.[a-zA-Z]{1,6}$/.test(token) || known.has(normalizePath(token)))
     // Every file-wide ban of the plan first: a sibling that bans a pattern itself does not need it.
-    const bans: Array<{facts: TaskFacts; pattern: string; file: string; at: number}> = []
+    const bans: Array<{facts: TaskFacts; pattern: string; file: string; range: Range}> = []
     for (const facts of tasks) {
       const gates = [...descendants(facts.task)].filter((element) => gateElements.has(element.name) && !(element.parent && gateElements.has(element.parent.name)))
       for (const gate of gates) {
@@ -90,22 +99,23 @@ export default defineRule({
         const text = blankTags(view.slice(start, end))
         for (const segment of shellSegments(text, start)) {
           if (!/grep/.test(segment.text) || isRegionScoped(segment.text)) continue
-          const negated = negatesGrep(segment.text)
-          const zero = comparesWithZero(segment.text)
-          if (!negated && !zero) continue
+          // Each grep is read with its own command: `test "$(grep -c 'A' f)" = 0; test "$(grep -c 'B' f)" -ge 1` bans only A.
           for (const call of grepCalls(segment.text)) {
+            const negated = negatesGrep(call.command)
+            if (!negated && !comparesWithZero(call.command)) continue
             if (invertsMatch(call.options) || (!negated && !countsMatches(call.options)) || allowed.has(call.pattern)) continue
-            const file = fileArgument(segment.text, call.rest, isFile)
-            if (file) bans.push({facts, pattern: call.pattern, file, at: segment.start + call.patternStart})
+            const file = fileArgument(call.command, call.rest, isFile)
+            if (file) bans.push({facts, pattern: call.pattern, file, range: [segment.start + call.patternStart, segment.start + call.patternEnd]})
           }
         }
       }
     }
-    for (const {facts, pattern, file, at} of bans) {
+    for (const {facts, pattern, file, range} of bans) {
       const banned = normalizePath(file)
+      // Tasks run in order: a ban in a later task on what an earlier one keeps is a planned removal, and both checks pass when they run.
       const sibling = tasks.find(
         (other) =>
-          other !== facts &&
+          tasks.indexOf(other) > tasks.indexOf(facts) &&
           other.files.some((listed) => listed === banned || (!banned.includes('/') && path.posix.basename(listed) === banned)) &&
           !bans.some((ban) => ban.facts === other && ban.pattern === pattern) &&
           needs(other.requires, pattern)
@@ -113,7 +123,7 @@ export default defineRule({
       if (!sibling) continue
       report({
         message: `This check bans \`${pattern}\` from all of \`${file}\`, but task "${sibling.name}" needs it in the same file, so both cannot pass: scope the check to a region (\`sed -n '/start/,/end/p' ${file} | grep …\`) or use a test, or add \`<!-- planner-region-allow: ${pattern} -->\` if intended`,
-        range: [at, at + pattern.length]
+        range
       })
     }
   }

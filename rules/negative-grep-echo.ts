@@ -21,7 +21,8 @@ function dropsComments(segment: string): boolean {
  */
 function negativeGreps(segment: string): {calls: GrepCall[]; form: string} {
   if (/grep\s+-/.test(segment) && comparesWithZero(segment)) {
-    const counting = grepCalls(segment).filter((call) => countsMatches(call.options) && !invertsMatch(call.options))
+    // Each count with its own comparison: "`grep -c 'A' f` returns 0; `grep -c 'B' f` returns 1" bans only A.
+    const counting = grepCalls(segment).filter((call) => countsMatches(call.options) && !invertsMatch(call.options) && comparesWithZero(call.command))
     if (counting.length > 0) return {calls: counting, form: 'grep -c … == 0'}
   }
   const negation = negatedGrep.exec(segment)

@@ -19,8 +19,16 @@ export interface GrepCall {
   quoted: boolean
   /** The pattern's offset in the segment (without its quotes). */
   patternStart: number
+  /** Where the pattern ends in the segment, before its closing quote (escapes make it longer than `pattern`). */
+  patternEnd: number
   /** The text after the pattern (file arguments, pipes, comparisons). */
   rest: string
+  /**
+   * The grep's own command in the segment, which a pipeline's greps share
+   * (see `commandStarts`), so that `test "$(grep -c 'A' f)" = 0; test
+   * "$(grep -c 'B' f)" -ge 1` pairs each grep with its own test.
+   */
+  command: string
 }
 
 /**
@@ -104,18 +112,65 @@ export function comparesWithZero(segment: string): boolean {
   return /\s==?\s*0\b/.test(segment) || /-eq\s+0\b/.test(segment) || /\b(?:equals|returns)\s+0\b/.test(segment)
 }
 
-const grepCall = /grep((?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+)\s+(?:'([^']*)'|"([^"]*)"|([^\s'"|>&;$()[\]]+))/g
+const grepCall = /grep((?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+)\s+(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"|>&;$()[\]]+))/g
+
+/** A double-quoted pattern as the shell passes it to grep: `\"`, `\\`, `\$` and `` \` `` lose their backslash. */
+function unescapeDoubleQuoted(text: string): string {
+  return text.replace(/\\(["\\$`])/g, '$1')
+}
+
+/** What may lead a grep in its command: `! grep`, `$(grep`, `` `grep ``, `"$(grep`. */
+const commandLead = new Set([' ', '\t', '!', '"', '`', '$', '('])
+
+/**
+ * Where each grep's command starts in a segment. A grep piped from the one
+ * before (`grep -rc 'X' d | grep -v ':0$' | wc -l`) is in its command; any
+ * other starts a new one, after a `;` since the previous grep, else at its
+ * own lead (`! grep`, `"$(grep`).
+ */
+function commandStarts(segment: string, matches: RegExpExecArray[]): number[] {
+  const starts: number[] = []
+  for (const [index, match] of matches.entries()) {
+    const previousEnd = index === 0 ? 0 : matches[index - 1].index + matches[index - 1][0].length
+    const between = segment.slice(previousEnd, match.index)
+    const separator = between.lastIndexOf(';')
+    if (index > 0 && separator === -1 && between.includes('|')) {
+      starts.push(starts[index - 1])
+    } else if (index === 0 || separator !== -1) {
+      starts.push(index === 0 ? segment.lastIndexOf(';', match.index) + 1 : previousEnd + separator + 1)
+    } else {
+      let start = match.index
+      while (start > previousEnd && commandLead.has(segment[start - 1])) start--
+      starts.push(start)
+    }
+  }
+  return starts
+}
 
 /** The `grep`s with options in a segment, with their patterns. */
 export function grepCalls(segment: string): GrepCall[] {
+  const matches = [...segment.matchAll(grepCall)]
+  const starts = commandStarts(segment, matches)
+  // A command ends where the next one starts.
+  const ends = starts.map(() => segment.length)
+  for (let index = starts.length - 2; index >= 0; index--) ends[index] = starts[index + 1] === starts[index] ? ends[index + 1] : starts[index + 1]
   const calls: GrepCall[] = []
-  for (const match of segment.matchAll(grepCall)) {
+  for (const [index, match] of matches.entries()) {
     const quoted = match[2] ?? match[3]
-    const pattern = quoted ?? match[4]
-    const patternStart = match.index + match[0].length - pattern.length - (quoted !== undefined ? 1 : 0)
+    const source = quoted ?? match[4]
     // A bare word must be a pattern, not a stray operator or number.
-    if (quoted === undefined && (!/[A-Za-z0-9_]/.test(pattern) || /^[-=!<>0-9]+$/.test(pattern))) continue
-    calls.push({options: match[1], pattern, quoted: quoted !== undefined, patternStart, rest: segment.slice(match.index + match[0].length)})
+    if (quoted === undefined && (!/[A-Za-z0-9_]/.test(source) || /^[-=!<>0-9]+$/.test(source))) continue
+    const matchEnd = match.index + match[0].length
+    const patternEnd = matchEnd - (quoted !== undefined ? 1 : 0)
+    calls.push({
+      options: match[1],
+      pattern: match[3] === undefined ? source : unescapeDoubleQuoted(source),
+      quoted: quoted !== undefined,
+      patternStart: patternEnd - source.length,
+      patternEnd,
+      rest: segment.slice(matchEnd),
+      command: segment.slice(starts[index], ends[index])
+    })
   }
   return calls
 }
