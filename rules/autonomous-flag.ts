@@ -30,7 +30,8 @@ export default defineRule({
     const expected = checkpoints.length === 0
     // A tracer task may stop at its feedback gate, so a plan with one may be either; a plan
     // without `<task>` blocks, or with tasks in another agent's format, keeps its tasks in a form planlint cannot judge.
-    const undecidable = expected && (document.tasks.length === 0 || inForeignTaskFormat(document) || document.tasks.some((task) => taskType(task) === 'tracer'))
+    // A `manual` or `human` task runs as `auto`, unless task-type's question gets a checkpoint for an answer.
+    const undecidable = expected && (document.tasks.length === 0 || inForeignTaskFormat(document) || document.tasks.some((task) => ['tracer', 'manual', 'human'].includes(taskType(task)?.trim().toLowerCase() ?? '')))
     const reason =
       checkpoints.length > 0
         ? `this plan has ${checkpoints.length === 1 ? 'a' : checkpoints.length} checkpoint task${checkpoints.length === 1 ? '' : 's'} (\`${attribute(checkpoints[0], 'type')?.value}\` on line ${lineOf(document, checkpoints[0].range[0])})`

@@ -58,9 +58,16 @@ function mayHoldMarker(text: string, markers: readonly string[]): boolean {
  * Agent output ends with exactly one `##` completion marker, and nothing
  * at its level or higher follows it: orchestrators route on the marker.
  */
+/** Whether a marker reports the work done or not done (`RESEARCH COMPLETE`, `RESEARCH BLOCKED`); checkpoints and other states are neither. */
+function outcomeOf(marker: string): 'success' | 'failure' | undefined {
+  if (/ (?:COMPLETE|PASSED|VERIFIED|CREATED|SECURED)$/.test(marker)) return 'success'
+  if (/ (?:FAILED|BLOCKED|INCONCLUSIVE)$/.test(marker)) return 'failure'
+  return undefined
+}
+
 export default defineRule<Options>({
   id: 'completion-marker',
-  description: 'A document with completion markers has exactly one, as its last heading.',
+  description: 'Agent output has exactly one completion marker, as its last heading; a file at rest no misspelt or contradicting one.',
   severity: 'warning',
   // Any Markdown file: one that the `required` option names is agent output even without a marker.
   kinds: ['agent-output', 'summary', 'plan', 'other'],
@@ -104,14 +111,26 @@ export default defineRule<Options>({
       return
     }
     // The closing marker of a file at rest that repeats its status banner says the same thing twice.
-    const bannerMarker = !required && !document.headings.some((heading) => heading.depth === 2 && heading.range[0] < found[0].range[0]) ? markerOf(found[0].text, markers) : undefined
-    const repeatsBanner = (extra: Heading) => bannerMarker !== undefined && markerOf(extra.text, markers) === bannerMarker
-    for (const extra of found.slice(1).filter((marker) => !repeatsBanner(marker))) {
-      report({
-        message: `A second completion marker (the first is on line ${lineOf(document, found[0].range[0])}); an agent's output carries exactly one`,
-        range: extra.range,
-        severity
-      })
+    // A file at rest keeps markers as banners, quotes and history; only a success and a failure of the same work mislead its reader.
+    const first = markerOf(found[0].text, markers)!
+    const contradicts = (extra: Heading) => {
+      const marker = markerOf(extra.text, markers)!
+      const [subject, outcome] = [marker.split(' ', 1)[0], outcomeOf(marker)]
+      return subject === first.split(' ', 1)[0] && outcome !== undefined && outcomeOf(first) !== undefined && outcome !== outcomeOf(first)
+    }
+    for (const extra of found.slice(1)) {
+      if (required) {
+        report({
+          message: `A second completion marker (the first is on line ${lineOf(document, found[0].range[0])}); an agent's output carries exactly one`,
+          range: extra.range,
+          severity
+        })
+      } else if (contradicts(extra)) {
+        report({
+          message: `A second completion marker that gives the same work another outcome (the first, on line ${lineOf(document, found[0].range[0])}, is \`${first}\`); say which one holds`,
+          range: extra.range
+        })
+      }
     }
     for (const marker of found) {
       if (!markerOf(marker.text, markers)!.endsWith(':')) continue
@@ -124,12 +143,11 @@ export default defineRule<Options>({
         })
       }
     }
+    // The contract's "last heading" is about an agent's return, which only the files `required` names are.
+    if (!required) return
     const last = found[found.length - 1]
     const after = document.headings.find((heading) => heading.range[0] > last.range[0] && heading.depth <= 2)
-    // A marker that opens a file at rest, sections after it, is a status banner: orchestrators read
-    // an agent's return message, not the file it wrote, so nothing routes on it.
-    const banner = !required && found.length === 1 && document.headings.filter((heading) => heading.depth === 2 && heading.range[0] < last.range[0]).length === 0
-    if (after && !banner) {
+    if (after) {
       report({
         message: `The heading \`${after.text.trim()}\` follows the completion marker on line ${lineOf(document, last.range[0])}; the marker must be the last heading`,
         range: after.range,

@@ -4,6 +4,7 @@ import type {Range} from '../src/model/text.js'
 import {elementsNamed, lineOf} from '../src/plan.js'
 import {defineRule, type Severity} from '../src/rule.js'
 import {allowListed, countsMatches, grepCalls, shellSegments, shellView} from '../src/shell.js'
+import {countUpTo} from '../src/sorted.js'
 
 type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
 
@@ -19,8 +20,24 @@ function criteriaZones(document: PlanDocument): Array<{element: Element; prose: 
   const zones = document.tasks.flatMap((task) =>
     ['acceptance_criteria', 'verify', 'automated'].flatMap((name) => elementsNamed(task, name))
   )
-  const inside = (element: Element) => zones.some((other) => other !== element && other.contentRange[0] <= element.range[0] && element.range[1] <= other.contentRange[1])
+  const inside = insideAny(zones)
   return zones.filter((element) => !inside(element)).map((element) => ({element, prose: element.name === 'acceptance_criteria'}))
+}
+
+/**
+ * Whether an element lies in the content of one of `zones`: the zones sorted
+ * by where their content starts, with the furthest content end so far, so a
+ * plan with thousands of `<verify>`s is not checked pair by pair. An element
+ * is never inside its own content (its opening tag comes first).
+ */
+function insideAny(zones: Element[]): (element: Element) => boolean {
+  const sorted = zones.map((zone) => zone.contentRange).sort((a, b) => a[0] - b[0])
+  const furthestEnd: number[] = []
+  for (const [index, [, end]] of sorted.entries()) furthestEnd.push(Math.max(end, furthestEnd[index - 1] ?? -1))
+  return (element) => {
+    const before = countUpTo(sorted, (range) => range[0], element.range[0])
+    return before > 0 && element.range[1] <= furthestEnd[before - 1]
+  }
 }
 
 /** `<!-- plan-criteria-allow: R1 - reason -->`: GSD's own exit, with a reason that is not empty. */

@@ -45,6 +45,21 @@ function namedIds(document: PlanDocument, signal: Element): Token[] {
  * A decision offers a person at least two named options to answer with, and
  * its resume signal names those options and no others.
  */
+/** Whether an option shows the person what it is: a `<name>` (or a `<label>` or `<title>` in its place), or its own text. */
+function showsName(document: PlanDocument, option: Element): boolean {
+  if (option.children.some((child) => child.name === 'name' || child.name === 'label' || child.name === 'title')) return true
+  return option.children.length === 0 && contentOf(document, option).trim() !== ''
+}
+
+/** Options as a message names them: the first, then how many more and their ids. */
+function optionList(options: Element[]): string {
+  const id = (option: Element) => attribute(option, 'id')?.value
+  const first = id(options[0]) ? `\`<option id="${id(options[0])}">\`` : 'This `<option>`'
+  if (options.length === 1) return first
+  const others = options.slice(1).map(id).filter((value) => value !== undefined)
+  return `${first} and ${options.length - 1} more of this decision${others.length > 0 ? ` (${others.map((value) => `\`${value}\``).join(', ')})` : ''}`
+}
+
 export default defineRule({
   id: 'decision-options',
   description: 'A `checkpoint:decision` has two or more options, each with an `id` and a `<name>`, and its resume signal names real ids.',
@@ -66,20 +81,24 @@ export default defineRule({
         })
       }
       const ids: string[] = []
+      // The same part missing from several options is one message, at the first, naming the others.
+      const unnamed: Element[] = []
+      const unweighed = new Map<string, Element[]>()
       for (const option of options) {
         const id = attribute(option, 'id')?.value
         if (id) ids.push(id)
         else report({message: 'This `<option>` has no `id`; give it one (`<option id="...">`): it is what the answer names', range: option.openTag})
-        const label = id ? `\`<option id="${id}">\`` : 'This `<option>`'
-        if (elementsNamed(option, 'name').length === 0) report({message: `${label} has no \`<name>\`; add one`, range: option.openTag})
+        if (!showsName(document, option)) unnamed.push(option)
         const missing = ['pros', 'cons'].filter((name) => elementsNamed(option, name).length === 0)
-        if (missing.length > 0) {
-          report({
-            message: `${label} has no ${missing.map((name) => `\`<${name}>\``).join(' or ')}; add ${missing.length === 1 ? 'it' : 'them'} so the person can weigh it`,
-            range: option.openTag,
-            severity: 'warning'
-          })
-        }
+        if (missing.length > 0) unweighed.set(missing.join(), [...(unweighed.get(missing.join()) ?? []), option])
+      }
+      if (unnamed.length > 0) report({message: `${optionList(unnamed)} ${unnamed.length === 1 ? 'has' : 'have'} no \`<name>\`; add one${unnamed.length === 1 ? '' : ' to each'}`, range: unnamed[0].openTag})
+      for (const [parts, lacking] of unweighed) {
+        report({
+          message: `${optionList(lacking)} ${lacking.length === 1 ? 'has' : 'have'} no ${parts.split(',').map((name) => `\`<${name}>\``).join(' or ')}; add ${parts.includes(',') ? 'them' : 'it'} so the person can weigh ${lacking.length === 1 ? 'it' : 'each'}`,
+          range: lacking[0].openTag,
+          severity: 'warning'
+        })
       }
       const signal = elementsNamed(task, 'resume-signal')[0]
       if (!signal || ids.length === 0) continue

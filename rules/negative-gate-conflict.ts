@@ -35,7 +35,7 @@ function factsOf(document: PlanDocument, task: Element): TaskFacts {
     task,
     name: name ? plainText(document, name).trim() : 'unnamed',
     files: files ? pathEntries(document, files).map((entry) => normalizePath(entry.path)) : [],
-    requires: [...descendants(task)]
+    requires: descendants(task)
       .filter((element) => element.name === 'action' || element.name === 'acceptance_criteria')
       .map((element) => contentOf(document, element))
       .join('\n')
@@ -92,7 +92,7 @@ export default defineRule({
     // Every file-wide ban of the plan first: a sibling that bans a pattern itself does not need it.
     const bans: Array<{facts: TaskFacts; pattern: string; file: string; range: Range}> = []
     for (const facts of tasks) {
-      const gates = [...descendants(facts.task)].filter((element) => gateElements.has(element.name) && !(element.parent && gateElements.has(element.parent.name)))
+      const gates = descendants(facts.task).filter((element) => gateElements.has(element.name) && !(element.parent && gateElements.has(element.parent.name)))
       for (const gate of gates) {
         // Tags inside the gate become spaces so they do not read as file arguments.
         const [start, end] = gate.contentRange

@@ -24,7 +24,7 @@ export default defineRule({
       const expected = `${planId ?? '{plan_id}'}-T${index + 1}`
       const id = attribute(task, 'id')
       const value = id?.value?.trim() ?? ''
-      const matches = planId ? value === expected : new RegExp(`-T${index + 1}$`).test(value)
+      const matches = planId ? value === expected : value.endsWith(`-T${index + 1}`)
       if (!matches) {
         report({
           message: id

@@ -12,6 +12,13 @@ const ratings = ['reversible', 'costly', 'one-way']
  * item, `<precondition>` is one line, `<reversibility>` has a rating, and
  * `<automated>` / `<human-check>` sit in `<verify>`.
  */
+/** Whether wrapped lines are one sentence of prose: no list items, and at most one sentence end. */
+function oneSentence(lines: string[]): boolean {
+  if (lines.some((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line))) return false
+  const prose = lines.join(' ').replace(/`[^`]*`/g, 'code')
+  return (prose.match(/[.!?](?=\s+[A-Z(]|\s*$)/g) ?? []).length <= 1
+}
+
 export default defineRule({
   id: 'task-parts',
   description: 'A task\'s optional GSD parts (tracer, `tdd`, `tracker-id`, `<precondition>`, `<reversibility>`, `<automated>`, `<human-check>`) are where and as the executor reads them.',
@@ -52,7 +59,7 @@ export default defineRule({
         const lines = contentLines(document, precondition).filter((line) => line.text.trim() !== '')
         if (index > 0) {
           report({message: 'A second `<precondition>`: a task states the one fact it assumes in one line', range: precondition.openTag})
-        } else if (lines.length > 1 || precondition.children.length > 0) {
+        } else if (precondition.children.length > 0 || (lines.length > 1 && !oneSentence(lines.map((line) => line.text)))) {
           report({message: '`<precondition>` is one line of prose: the one checkable fact this task assumes (the executor checks it before running the task)', range: precondition.openTag})
         }
       }

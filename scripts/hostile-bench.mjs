@@ -5,7 +5,11 @@
 // is not counted. Each must be under 2 s on the project's 2-core machines; a
 // file over the size cap answers at once. Prints wall and CPU time (on a
 // shared machine CPU time is the steady one, and the one checked) and exits 1
-// when a case is over its limit or exits 2.
+// when a case is over its limit or exits 2. The checked time is the case's
+// first run in the process, as a CLI run would have it; the same case run
+// again shows how much of that was V8 compiling planlint's code on first use
+// (`warm CPU`), which a long-lived process (the language server, ESLint over
+// a tree) pays once.
 //
 // Usage: npm run build && node scripts/hostile-bench.mjs [--only NAME,...] [--size BYTES]
 import {Buffer} from 'node:buffer'
@@ -102,13 +106,14 @@ for (const entry of cases) {
   if (only && !only.some((name) => entry.name.includes(name))) continue
   const text = entry.text()
   const {ms, cpuMs, code} = await time(text, entry.fix)
-  rows.push({name: entry.name, bytes: Buffer.byteLength(text), ms, cpuMs, code, ok: cpuMs < limitMs && code !== null && code < 2, note: entry.note ?? ''})
+  const warm = await time(text, entry.fix)
+  rows.push({name: entry.name, bytes: Buffer.byteLength(text), ms, cpuMs, warmCpuMs: warm.cpuMs, code, ok: cpuMs < limitMs && code !== null && code < 2, note: entry.note ?? ''})
 }
 
 const kb = (bytes) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`)
 console.log(`load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`)
-console.log('| case | size | wall | CPU | exit | CPU under 2 s |')
-console.log('|---|---|---|---|---|---|')
+console.log('| case | size | wall | CPU | warm CPU | exit | CPU under 2 s |')
+console.log('|---|---|---|---|---|---|---|')
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`
-for (const row of rows) console.log(`| ${row.name}${row.note ? ` (${row.note})` : ''} | ${kb(row.bytes)} | ${seconds(row.ms)} | ${seconds(row.cpuMs)} | ${row.code} | ${row.ok ? 'yes' : '**no**'} |`)
+for (const row of rows) console.log(`| ${row.name}${row.note ? ` (${row.note})` : ''} | ${kb(row.bytes)} | ${seconds(row.ms)} | ${seconds(row.cpuMs)} | ${seconds(row.warmCpuMs)} | ${row.code} | ${row.ok ? 'yes' : '**no**'} |`)
 process.exitCode = rows.every((row) => row.ok) ? 0 : 1

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import type {PlanNode, ScannedFile, TreeFiles} from './graph/graph.js'
-import {ReadChecker, type RecordedReads} from './graph/reads.js'
+import type {PlanningConfig} from './config.js'
+import type {PlanGraph, PlanNode, ScannedFile, TreeFiles} from './graph/graph.js'
+import {factsDigest, ReadChecker, type RecordedReads} from './graph/reads.js'
+import {stampOf, treeMarkdownFiles} from './graph/tree-files.js'
 import type {LintSession} from './session.js'
 
 /** How `--cache` tells that a file is unchanged: its time and size (`metadata`, the default) or a hash of its bytes (`content`). */
@@ -34,11 +36,26 @@ interface CacheData<Findings> {
   files: Record<string, CachedFile<Findings>>
   /** Each scanned tree's Markdown files: path, `mtimeMs:size`, graph facts (`null`: not a plan). */
   trees: Record<string, Array<[string, string, PlanNode | null]>>
+  /** Each scanned tree's `factsDigest`: while its files are as `trees` lists them, the reads recorded against it still hold. */
+  facts: Record<string, string>
 }
 
-const cacheFormat = 'planlint-cache-1'
+const cacheFormat = 'planlint-cache-2'
 
-const stampOf = (stats: fs.Stats) => `${stats.mtimeMs}:${stats.size}`
+/**
+ * What a look-up needs of the run: each file's tree and planning config and,
+ * only when the files of the tree changed since the cache file was written,
+ * the tree's graph. Without `treeGraphOf` (a run that has not loaded the
+ * linter), a look-up that needs the graph says so (`needsGraph`).
+ */
+export interface CacheTrees {
+  planningRootOf(filePath: string): string
+  configFor(filePath: string): PlanningConfig
+  treeGraphOf?(filePath: string): PlanGraph
+}
+
+/** The answer of a look-up without a graph when only the tree's graph can tell. */
+export const needsGraph = Symbol('needs the graph')
 
 /** The hash the `content` strategy keeps of a file's text. */
 export const hashOf = (text: string | Buffer) => crypto.createHash('sha1').update(text).digest('base64')
@@ -84,12 +101,18 @@ export class LintCache<Findings> {
   private readonly checker = new ReadChecker()
   /** The tree files given to the session, to tell whether its scan changed them. */
   private readonly restored = new Map<string, TreeFiles>()
+  /** The session the trees were restored into, whose trees `save` keeps. */
+  private session: LintSession | undefined
+  /** By tree root: the facts digest of the cache file when every file of the tree on disk is as the cache file lists it, else `undefined`; looked at once per run. */
+  private readonly unchangedTrees = new Map<string, string | undefined>()
+  /** The files stat'ed this run, so that a file of a tree that is also linted is stat'ed once. */
+  private readonly stats = new Map<string, fs.Stats | undefined>()
 
   constructor(
     readonly filePath: string,
     private readonly identity: {version: string; strategy: CacheStrategy}
   ) {
-    this.data = this.read() ?? {format: cacheFormat, ...identity, files: {}, trees: {}}
+    this.data = this.read() ?? {format: cacheFormat, ...identity, files: {}, trees: {}, facts: {}}
   }
 
   private read(): CacheData<Findings> | undefined {
@@ -102,7 +125,9 @@ export class LintCache<Findings> {
         typeof data.files === 'object' &&
         data.files !== null &&
         typeof data.trees === 'object' &&
-        data.trees !== null
+        data.trees !== null &&
+        typeof data.facts === 'object' &&
+        data.facts !== null
       return ours ? (data as CacheData<Findings>) : undefined
     } catch {
       return undefined
@@ -111,6 +136,7 @@ export class LintCache<Findings> {
 
   /** Gives the session the graph facts of the trees of earlier runs (each re-validated by time and size on first use). */
   restoreTrees(session: LintSession): void {
+    this.session = session
     for (const [root, entries] of Object.entries(this.data.trees)) {
       if (!Array.isArray(entries)) continue
       const files = new Map<string, ScannedFile>(entries.map(([filePath, stamp, node]) => [filePath, {stamp, node: node ?? undefined}]))
@@ -119,13 +145,63 @@ export class LintCache<Findings> {
     }
   }
 
-  /** The findings of `filePath` from an earlier run, if they still hold. `stats` are the file's, taken before any read. */
-  lookup(filePath: string, stats: fs.Stats, config: string, session: LintSession): Findings | undefined {
+  /**
+   * The findings of `filePath` from an earlier run, if they still hold.
+   * `stats` are the file's, taken before any read. A file whose rules read
+   * the tree is checked against the tree's files on disk first (their times
+   * and sizes); only when one changed is the tree's graph asked, or, without
+   * `treeGraphOf`, `needsGraph` returned.
+   */
+  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees & {treeGraphOf(filePath: string): PlanGraph}): Findings | undefined
+  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | typeof needsGraph
+  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | typeof needsGraph {
     const entry = Object.hasOwn(this.data.files, filePath) ? this.data.files[filePath] : undefined
     if (!entry || entry.config !== config) return undefined
     if (this.identity.strategy === 'content' ? entry.hash !== hashOf(fs.readFileSync(filePath)) : entry.stamp !== stampOf(stats)) return undefined
-    if (entry.reads && !this.checker.hold(entry.reads, session.treeGraphOf(filePath), () => session.configFor(filePath))) return undefined
-    return entry.findings
+    if (!entry.reads) return entry.findings
+    const planningConfig = () => trees.configFor(filePath)
+    const facts = this.unchangedTreeFacts(trees.planningRootOf(filePath))
+    if (facts !== undefined && entry.reads.facts === facts) return this.checker.configHolds(entry.reads, planningConfig) ? entry.findings : undefined
+    if (!trees.treeGraphOf) return needsGraph
+    return this.checker.hold(entry.reads, trees.treeGraphOf(filePath), planningConfig) ? entry.findings : undefined
+  }
+
+  private unchangedTreeFacts(root: string): string | undefined {
+    if (!this.unchangedTrees.has(root)) this.unchangedTrees.set(root, this.factsIfUnchanged(root))
+    return this.unchangedTrees.get(root)
+  }
+
+  /** The facts digest the cache file keeps for a tree, when the tree has the files it lists, with the same times and sizes. */
+  private factsIfUnchanged(root: string): string | undefined {
+    const facts = Object.hasOwn(this.data.facts, root) ? this.data.facts[root] : undefined
+    const entries = Object.hasOwn(this.data.trees, root) ? this.data.trees[root] : undefined
+    if (facts === undefined || !Array.isArray(entries)) return undefined
+    const stamps = new Map(entries.map(([filePath, stamp]) => [filePath, stamp]))
+    const files = treeMarkdownFiles(root)
+    if (files.length !== stamps.size) return undefined
+    for (const file of files) {
+      const stamp = stamps.get(file.path)
+      if (stamp === undefined) return undefined
+      // A summary is known by its name (`scanTree` keeps no stamp of it).
+      if (file.summary) continue
+      const stats = this.statsOf(file.path)
+      if (!stats || stampOf(stats) !== stamp) return undefined
+    }
+    return facts
+  }
+
+  /** A file's stats, taken once per run (`undefined`: it is gone, or cannot be stat'ed). */
+  statsOf(filePath: string): fs.Stats | undefined {
+    if (!this.stats.has(filePath)) {
+      let stats: fs.Stats | undefined
+      try {
+        stats = fs.statSync(filePath, {throwIfNoEntry: false})
+      } catch {
+        stats = undefined
+      }
+      this.stats.set(filePath, stats)
+    }
+    return this.stats.get(filePath)
   }
 
   /**
@@ -143,11 +219,16 @@ export class LintCache<Findings> {
     this.changed = true
   }
 
-  /** Writes the cache file (atomically) when the run learned something: new findings, or trees whose files changed. */
-  save(session: LintSession): void {
-    for (const [root, files] of session.scannedTrees()) {
-      if (this.restored.get(root) === files) continue
+  /**
+   * Writes the cache file (atomically) when the run learned something: new
+   * findings, or trees whose files changed. `session` is the run's, by default
+   * the one the trees were restored into (none when the cache answered every file).
+   */
+  save(session = this.session): void {
+    for (const [root, files] of session?.scannedTrees() ?? []) {
+      if (!session || this.restored.get(root) === files) continue
       this.data.trees[root] = [...files].map(([filePath, {stamp, node}]) => [filePath, stamp, node ?? null])
+      this.data.facts[root] = factsDigest(session.graphOfTree(root))
       this.changed = true
     }
     if (this.changed) writeAtomically(this.filePath, JSON.stringify(this.data))
@@ -156,7 +237,7 @@ export class LintCache<Findings> {
 }
 
 /** The names remark looks for configuration under (unified-engine's `rcName` and `packageField`), in each folder up from a file. */
-const configurationNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json']
+export const configurationNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json']
 
 export interface ConfigurationKeyOptions {
   version: string
@@ -199,10 +280,12 @@ export class ConfigurationKeys {
     const above = parent === folder ? this.base : this.ofFolder(parent)
     const own: string[] = []
     for (const name of configurationNames) {
+      const file = path.join(folder, name)
       try {
-        own.push(name, hashOf(fs.readFileSync(path.join(folder, name))))
+        // A stat first: most folders have none of these, and a failed read costs an exception each.
+        if (fs.statSync(file, {throwIfNoEntry: false})) own.push(name, hashOf(fs.readFileSync(file)))
       } catch {
-        // Absent (or unreadable, which remark would fail on: the run reports it).
+        // Unreadable, which remark would fail on: the run reports it.
       }
     }
     key = own.length === 0 ? above : hashOf(JSON.stringify([above, own]))

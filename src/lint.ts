@@ -2,18 +2,24 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
-import {hashOf, type ConfigurationKeys, type LintCache} from './cache.js'
+import {hashOf, needsGraph, type CacheTrees, type ConfigurationKeys, type LintCache} from './cache.js'
 import type {FileConfig, lintRulesOf} from './cli/configuration.js'
 import {UsageError} from './cli/usage-error.js'
 import {batchesOf, runInWorkers, workerCount, type Concurrency} from './cli/concurrency.js'
 import {defaultMaxFileSize, folderLinkOn, hasGlob, walk, type WalkEntry} from './cli/walk.js'
+import {readPlanningConfig, type PlanningConfig} from './config.js'
 import {GraphReads, type RecordedReads} from './graph/reads.js'
+import {planningRootOf} from './graph/tree-files.js'
+import {addMessage} from './messages.js'
 import type {PresetName} from './presets/index.js'
-import {addMessage} from './remark.js'
-import type {Edit, RunSettings} from './rule.js'
-import {LintSession, type LintFinding} from './session.js'
+import type {RunSettings} from './rule.js'
+import type {LintFinding, LintSession} from './session.js'
+
+// Only what a run that the cache answers needs is imported here; the session,
+// the document model and the rules are loaded when the first file must be linted.
 
 export {UsageError}
+export {planlintDataOf, type PlanlintMessageData} from './messages.js'
 
 export interface LintOptions {
   /** Files, folders or globs; or files in memory (a `VFile` with a value is linted as it is, not read). */
@@ -58,18 +64,6 @@ export interface LintedFile {
   notice?: {kind: 'ignored'} | {kind: 'skipped'; message: string}
 }
 
-/** planlint's fields on a remark message (see `src/remark.ts`). */
-export interface PlanlintMessageData {
-  fix?: Edit
-  suggestions?: Edit[]
-  /** The message says that a rule's options do not fit its schema (the CLI's exit 2). */
-  invalidOptions?: boolean
-}
-
-export function planlintDataOf(message: VFileMessage): PlanlintMessageData {
-  return (message as {planlint?: PlanlintMessageData}).planlint ?? {}
-}
-
 /** A file that could not be linted at all (its configuration does not load): exit 2, and the hook says so without blocking. */
 export class ProcessingFailure extends UsageError {}
 
@@ -100,15 +94,18 @@ function readFile(filePath: string, maxSize: number): {text: string} | {message:
   }
 }
 
-/** Checks the given paths and config file before a run (exit 2 when one does not exist), and adds the folders to the session's roots. */
-function checkGiven(options: Pick<LintOptions, 'paths' | 'config'>, cwd: string, session: LintSession): void {
+/** Where a run's files belong: the planning roots given on its command line (`LintSession.addRoot`, `planningRootOf`). */
+type Roots = Pick<LintSession, 'addRoot' | 'planningRootOf'>
+
+/** Checks the given paths and config file before a run (exit 2 when one does not exist), and adds the folders to the run's roots. */
+function checkGiven(options: Pick<LintOptions, 'paths' | 'config'>, cwd: string, roots: Roots): void {
   for (const given of options.paths) {
     if (typeof given !== 'string' || hasGlob(given)) continue
     const full = path.resolve(cwd, given)
     // A path through a folder symlink is not looked at: the walk skips it with a message.
-    if (folderLinkOn(full, cwd, (filePath) => session.planningRootOf(filePath))) continue
+    if (folderLinkOn(full, cwd, (filePath) => roots.planningRootOf(filePath))) continue
     if (!fs.existsSync(full)) throw new UsageError(`no such file or folder: ${given}`)
-    if (fs.statSync(full).isDirectory()) session.addRoot(full)
+    if (fs.statSync(full).isDirectory()) roots.addRoot(full)
   }
   if (options.config && !fs.existsSync(path.resolve(cwd, options.config))) {
     throw new UsageError(`no such config file: ${options.config}`)
@@ -138,7 +135,7 @@ function fileLinter(options: Omit<LintOptions, 'paths'>, cwd: string, session: L
       let config: FileConfig
       try {
         config = await loadConfig(filePath)
-        module.attachOtherPlugins(config)
+        await module.attachOtherPlugins(config)
       } catch (error) {
         throw new ProcessingFailure(`cannot lint ${path.relative(cwd, filePath) || filePath}: ${(error as Error).message}`)
       }
@@ -175,6 +172,52 @@ function unlinted(entry: Exclude<WalkEntry, {kind: 'file'}>): LintedFile {
 }
 
 /**
+ * The session of a run, made when the first file must be linted (a run that
+ * the cache answers loads no linter), and until then what the cache asks of
+ * one: where each file belongs and its tree's planning config.
+ */
+class RunSession implements Roots, CacheTrees {
+  private readonly roots = new Set<string>()
+  private readonly configs = new Map<string, PlanningConfig>()
+
+  constructor(
+    private made: LintSession | undefined,
+    private readonly cache: LintCache<LintFinding[]> | undefined
+  ) {}
+
+  /** The session, once made (or given). */
+  get current(): LintSession | undefined {
+    return this.made
+  }
+
+  async session(): Promise<LintSession> {
+    if (!this.made) {
+      const {LintSession} = await import('./session.js')
+      this.made = new LintSession({roots: this.roots})
+      this.cache?.restoreTrees(this.made)
+    }
+    return this.made
+  }
+
+  addRoot(folder: string): void {
+    if (this.made) this.made.addRoot(folder)
+    else this.roots.add(path.resolve(folder))
+  }
+
+  planningRootOf(filePath: string): string {
+    return this.made ? this.made.planningRootOf(filePath) : planningRootOf(filePath, this.roots)
+  }
+
+  configFor(filePath: string): PlanningConfig {
+    if (this.made) return this.made.configFor(filePath)
+    const root = this.planningRootOf(filePath)
+    let config = this.configs.get(root)
+    if (!config) this.configs.set(root, (config = readPlanningConfig(root)))
+    return config
+  }
+}
+
+/**
  * Lints files with the planlint rules, configured like remark-cli (a
  * `.remarkrc*` or `package.json#remarkConfig` above each file, the
  * recommended preset when none is found, or `preset` / `config`), and hands
@@ -186,34 +229,36 @@ function unlinted(entry: Exclude<WalkEntry, {kind: 'file'}>): LintedFile {
  */
 export async function lintEach(options: LintOptions, onFile: (file: LintedFile) => void): Promise<void> {
   const cwd = options.cwd ?? process.cwd()
-  const session = options.session ?? new LintSession()
-  checkGiven(options, cwd, session)
-  const linter = fileLinter(options, cwd, session)
+  const run = new RunSession(options.session, options.cache?.store)
+  checkGiven(options, cwd, run)
+  let linter: FileLinter | undefined
+  const linterNow = async () => (linter ??= fileLinter(options, cwd, await run.session()))
   const done = (file: LintedFile) => {
     onFile(file)
     options.onFileLinted?.()
   }
   for (const given of options.paths) {
     if (typeof given === 'string') continue
-    done(await linter.text(path.resolve(cwd, given.path), String(given.value)))
+    done(await (await linterNow()).text(path.resolve(cwd, given.path), String(given.value)))
   }
   const named = options.paths.filter((given): given is string => typeof given === 'string')
   if (named.length === 0) return
-  const entries = walk({cwd, paths: named, silentlyIgnore: options.silentlyIgnore, treeOf: (filePath) => session.planningRootOf(filePath)})
+  const entries = walk({cwd, paths: named, silentlyIgnore: options.silentlyIgnore, treeOf: (filePath) => run.planningRootOf(filePath)})
   const cache = options.cache
   /** A file's findings that an earlier run left, while they hold; else what the cache needs to keep the new ones (`kept`). */
-  const fromCache = (filePath: string): {file?: LintedFile; kept?: Kept} => {
+  const fromCache = async (filePath: string): Promise<{file?: LintedFile; kept?: Kept}> => {
     if (!cache) return {}
-    const stats = fs.statSync(filePath)
+    const stats = cache.store.statsOf(filePath) ?? fs.statSync(filePath)
     const config = cache.keys.of(filePath)
-    const findings = cache.store.lookup(filePath, stats, config, session)
+    let findings = cache.store.lookup(filePath, stats, config, run.current ?? run)
+    if (findings === needsGraph) findings = cache.store.lookup(filePath, stats, config, await run.session())
     return findings ? {file: {path: filePath, text: '', findings}} : {kept: {stats, config}}
   }
   const keep = (file: LintedFile & {reads?: RecordedReads; hash?: string}, kept: Kept | undefined) => {
     if (cache && kept && !file.notice) cache.store.store(file.path, kept.stats, file.hash ?? hashOf(file.text), kept.config, file.findings, file.reads)
   }
   const lintHere = async (filePath: string, kept: Kept | undefined) => {
-    const linted = await linter.found(filePath, cache !== undefined)
+    const linted = await (await linterNow()).found(filePath, cache !== undefined)
     keep(linted, kept)
     return linted
   }
@@ -221,7 +266,7 @@ export async function lintEach(options: LintOptions, onFile: (file: LintedFile) 
     for (const entry of entries) {
       if (entry.kind !== 'file') done(unlinted(entry))
       else {
-        const {file, kept} = fromCache(entry.path)
+        const {file, kept} = await fromCache(entry.path)
         done(file ?? (await lintHere(entry.path, kept)))
       }
     }
@@ -232,7 +277,7 @@ export async function lintEach(options: LintOptions, onFile: (file: LintedFile) 
   for (const entry of entries) {
     if (entry.kind !== 'file') slots.push({file: unlinted(entry)})
     else {
-      const {file, kept} = fromCache(entry.path)
+      const {file, kept} = await fromCache(entry.path)
       slots.push(file ? {file} : {pending: entry.path, kept})
     }
   }
@@ -241,7 +286,7 @@ export async function lintEach(options: LintOptions, onFile: (file: LintedFile) 
   if (workers === 0) {
     for (const {index, path: filePath, kept} of pending) slots[index] = {file: await lintHere(filePath, kept)}
   } else {
-    const batches = batchesOf(pending, (file) => session.planningRootOf(file.path), workers)
+    const batches = batchesOf(pending, (file) => run.planningRootOf(file.path), workers)
     const workerOptions: WorkerLintOptions = {
       cwd,
       paths: named,
@@ -299,12 +344,14 @@ const failureError = (failure: WorkerFailure) =>
  */
 export function workerLinter(options: WorkerLintOptions): (filePath: string) => Promise<WorkerLintedFile> {
   const cwd = options.cwd ?? process.cwd()
-  const session = new LintSession()
-  checkGiven(options, cwd, session)
-  const linter = fileLinter(options, cwd, session)
+  const linter = import('./session.js').then(({LintSession}) => {
+    const session = new LintSession()
+    checkGiven(options, cwd, session)
+    return fileLinter(options, cwd, session)
+  })
   return async (filePath) => {
     try {
-      const file = await linter.found(filePath, true)
+      const file = await (await linter).found(filePath, true)
       // The text stays in the worker: the run hands over findings, and the cache keeps the text's hash.
       return {...file, text: '', hash: hashOf(file.text)}
     } catch (error) {

@@ -71,11 +71,11 @@ export function isCheckpoint(task: Element): boolean {
 }
 
 /** Types that stop for a person though they are not spelt `checkpoint:*` (`task-type` fixes the spelling). */
-const humanTypeSlips = new Set(['checkpoint', 'human-verify', 'human-action', 'decision', 'tdd-review', 'manual', 'human'])
+const humanTypeSlips = new Set(['checkpoint', 'human-verify', 'human-action', 'decision', 'tdd-review'])
 
 /**
  * Whether a task stops for a person: a checkpoint, or a slip of one
- * (`human-verify`, `checkpoint:human_verify`, `manual`).
+ * (`human-verify`, `checkpoint:human_verify`).
  */
 export function isHumanTask(task: Element): boolean {
   const type = taskType(task)?.trim().toLowerCase().replace(/_/g, '-')
@@ -90,7 +90,7 @@ export function contentOf(document: PlanDocument, element: Element): string {
 
 /** Elements named `name` anywhere inside `element`. */
 export function elementsNamed(element: Element, name: string): Element[] {
-  return [...descendants(element)].filter((candidate) => candidate.name === name)
+  return descendants(element).filter((candidate) => candidate.name === name)
 }
 
 /** The range of a whole attribute with the white space before it, for removing it cleanly. */
@@ -169,7 +169,9 @@ export function pathEntries(document: PlanDocument, element: Element): PathEntry
   for (const piece of content.matchAll(/(?:[^\n,;{]|\{[^}\n]*\}?)+/g)) {
     const token = /^[\s>*+-]*(?:\d+[.)]\s+)?`?([^\s`()'"]+)/.exec(piece[0])
     if (!token) continue
-    const text = token[1].replace(/:\d+(?:-\d+)?$/, '').replace(/[.:]$/, '')
+    // `docs/testing ss/uat-1.png`: a folder name with a space, when the next word goes on with a `/`.
+    const goesOn = /\.[A-Za-z0-9]{1,10}$|\/$/.test(token[1]) ? null : /^ ([^\s`()'"]*\/[^\s`()'"]*)/.exec(piece[0].slice(token[0].length))
+    const text = (goesOn ? `${token[1]} ${goesOn[1]}` : token[1]).replace(/:\d+(?:-\d+)?$/, '').replace(/[.:]$/, '')
     if (!pathStart.test(text) || !/[A-Za-z0-9]/.test(text) || notPath.test(text) || !pathLike.test(text.replace(/\/$/, '/x'))) continue
     const at = start + piece.index + token[0].length - token[1].length
     entries.push({path: text, range: [at, at + text.length]})
@@ -212,12 +214,16 @@ export function filesModified(document: PlanDocument, key = 'files_modified'): P
     .map((item) => ({path: String(item.value).trim(), range: item.range}))
 }
 
+/** A note opening a `<files>` that says the task writes nothing: `(read-only audit)`, `(no file written this task)`, `(nothing modified)`. */
+const writesNothing = /^\s*\([^)\n]{0,120}?\b(?:read[- ]?only|no files? (?:is |are )?(?:written|modified|changed|edited)|nothing (?:is )?(?:written|modified|changed|edited))\b/i
+
 /** The paths every `<name>` element of a plan's tasks lists (`files`, `read_first`), in document order. */
 export function taskPaths(document: PlanDocument, name: string): Array<PathEntry & {task: Element}> {
   return document.tasks.flatMap((task) =>
     elementsNamed(task, name)
       // An element cut off by a wrong closing tag runs on into prose; task-markup reports the tag.
-      .filter((element) => element.closeTag !== undefined)
+      // One that opens with "(read-only …)" or "(no file written …)" lists what the task reads.
+      .filter((element) => element.closeTag !== undefined && !writesNothing.test(document.text.slice(element.contentRange[0], element.contentRange[0] + 200)))
       .flatMap((element) => pathEntries(document, element).map((entry) => ({...entry, task})))
   )
 }

@@ -2,9 +2,10 @@ import path from 'node:path'
 import type {Root} from 'mdast'
 import type {Plugin, Processor} from 'unified'
 import type {VFile} from 'vfile'
+import {addMessage} from './messages.js'
 import {documentOfTree, type PlanDocument} from './model/document.js'
 import {defineRule, docsUrl, type RuleDefinition, type RuleSpec, type RunSettings} from './rule.js'
-import {processSession, type FileLintOptions, type LintFinding, type LintSession} from './session.js'
+import {processSession, type FileLintOptions, type LintSession} from './session.js'
 
 /** A remark plugin for one planlint rule; `rule` is its framework-independent definition. */
 export type RemarkLintRule = Plugin<[unknown?], Root> & {rule: RuleDefinition<any>}
@@ -35,19 +36,6 @@ export function runSettingsOf(processor: Processor): RunSettings | undefined {
 /** The shared document model of a file, built by the first rule that runs on it. */
 export function documentOf(tree: Root, file: VFile): PlanDocument {
   return documentOfTree(tree, String(file.value), file.path ? path.resolve(file.cwd, file.path) : undefined)
-}
-
-/** A finding as a remark message: `place` where it shows, `actual` the text there and `expected` the replacement(s) when it has edits, and `planlint` the edits themselves. */
-export function addMessage(file: VFile, text: string, finding: LintFinding): void {
-  const message = file.message(finding.message, {place: {start: finding.start, end: finding.end}, ruleId: finding.ruleId, source: 'planlint'})
-  message.fatal = finding.severity === 'error'
-  message.url = finding.url
-  const edits = finding.fix ? [finding.fix] : finding.suggestions
-  if (edits && edits.length > 0) {
-    message.actual = text.slice(finding.place[0], finding.place[1])
-    message.expected = edits.map((edit) => edit.text)
-  }
-  Object.assign(message, {planlint: {fix: finding.fix, suggestions: finding.suggestions, severity: finding.severity}})
 }
 
 /** Lints a file with `options` through its processor's session, the tree remark made shared by every planlint plugin of the processor. */

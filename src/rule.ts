@@ -1,5 +1,6 @@
 import path from 'node:path'
 import {safeFinding} from './edits.js'
+export {docsBaseUrl, docsUrl} from './docs-url.js'
 import type {DocumentKind, PlanDocument} from './model/document.js'
 import type {Range} from './model/text.js'
 import type {PlanGraph} from './graph/graph.js'
@@ -81,12 +82,6 @@ export interface RuleDefinition<Options = Record<string, unknown>> extends RuleS
 export function defineRule<Options extends object = Record<string, unknown>>(spec: RuleSpec<Options>): RuleDefinition<any> {
   const optionsSchema = optionsSchemaOf(spec.defaultOptions, spec.optionSchemas)
   return {...spec, optionsSchema, optionsProblem: optionsChecker(optionsSchema)}
-}
-
-export const docsBaseUrl = 'https://github.com/planlint/planlint/blob/main/docs/rules/'
-
-export function docsUrl(ruleId: string): string {
-  return `${docsBaseUrl}${ruleId}.md`
 }
 
 /** Merges user options over the rule's defaults (one level deep, like ESLint's defaultOptions). */

@@ -2,11 +2,11 @@ import {rules} from '../rules/index.js'
 import {closestFirst, isNearMiss} from './distance.js'
 import type {Directive} from './model/directives.js'
 import type {PlanDocument} from './model/document.js'
-import {docsBaseUrl, isReported, type Finding, type RunSettings} from './rule.js'
+import {isReported, type Finding, type RunSettings} from './rule.js'
 import type {LintSession} from './session.js'
 import {suppressedBy} from './suppression.js'
 
-export const suppressionDocsUrl = new URL('../suppression.md', docsBaseUrl).href
+export {suppressionDocsUrl} from './docs-url.js'
 
 const knownRuleIds: readonly string[] = Object.keys(rules)
 

@@ -1,6 +1,7 @@
 import type {Directive} from './model/directives.js'
 import type {PlanDocument} from './model/document.js'
 import type {Range} from './model/text.js'
+import {countUpTo} from './sorted.js'
 
 /** Which rule ids each directive has suppressed so far, per document (read by `planlint:suppression`). */
 const usage = new WeakMap<PlanDocument, Map<Directive, Set<string>>>()
@@ -38,18 +39,6 @@ function indexOf(document: PlanDocument, ruleId: string): RuleDirectives {
     byRule.set(ruleId, index)
   }
   return index
-}
-
-/** How many of `items` (sorted by `key`) have a key at or before `offset`. */
-function countUpTo<Item>(items: readonly Item[], key: (item: Item) => number, offset: number): number {
-  let low = 0
-  let high = items.length
-  while (low < high) {
-    const middle = (low + high) >> 1
-    if (key(items[middle]) <= offset) low = middle + 1
-    else high = middle
-  }
-  return low
 }
 
 /** The first of `index.scoped[0..count)` whose scope reaches `offset`, by descending the tree of scope ends. */

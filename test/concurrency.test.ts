@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {planlint, repository} from './support/cli.js'
+import {builtPlanlintInProcess, planlint, repository} from './support/cli.js'
 import {brokenPlan, removeTree, writeTree, type TreeFile} from './support/tree.js'
 
 const pad = (number: number) => String(number).padStart(2, '0')
@@ -75,6 +75,8 @@ afterAll(() => {
 
 const treePaths = ['alpha/.planning', 'beta/.planning', 'gamma/.planning']
 
+// The first test runs the real CLI, end to end; the others run the built CLI's main in this
+// process (a process of its own adds only start-up time), with real worker threads.
 describe('--concurrency', () => {
   it('gives the messages of a single-threaded run on the example tree', () => {
     const single = planlint(examples, '--format', 'json')
@@ -87,29 +89,29 @@ describe('--concurrency', () => {
     // Four real runs of the CLI: more than the default limit on a loaded 2-core machine.
   }, 300_000)
 
-  it('gives the messages of a single-threaded run on several trees, split by tree and within a tree, with and without the cache', () => {
-    const single = planlint(trees, '--format', 'json', ...treePaths)
+  it('gives the messages of a single-threaded run on several trees, split by tree and within a tree, with and without the cache', async () => {
+    const single = await builtPlanlintInProcess(trees, '--format', 'json', ...treePaths)
     const results = JSON.parse(single.stdout) as Array<{filePath: string; messages: Array<{ruleId: string}>}>
     const cross = ['dependency-exists', 'wave-order', 'unique-plan-ids', 'no-dependency-cycle']
     for (const ruleId of cross) expect(results.some((result) => result.messages.some((message) => message.ruleId === ruleId))).toBe(true)
     for (const concurrency of ['2', '3']) {
-      const threaded = planlint(trees, '--format', 'json', '--concurrency', concurrency, ...treePaths)
+      const threaded = await builtPlanlintInProcess(trees, '--format', 'json', '--concurrency', concurrency, ...treePaths)
       expect(threaded.code).toBe(single.code)
       expect(threaded.stdout).toBe(single.stdout)
     }
     const cached = ['--cache', '--cache-location', path.join(trees, 'cache/')]
-    expect(planlint(trees, '--format', 'json', '--concurrency', '2', ...cached, ...treePaths).stdout).toBe(single.stdout)
-    expect(planlint(trees, '--format', 'json', '--concurrency', '2', ...cached, ...treePaths).stdout).toBe(single.stdout)
+    expect((await builtPlanlintInProcess(trees, '--format', 'json', '--concurrency', '2', ...cached, ...treePaths)).stdout).toBe(single.stdout)
+    expect((await builtPlanlintInProcess(trees, '--format', 'json', '--concurrency', '2', ...cached, ...treePaths)).stdout).toBe(single.stdout)
     expect(fs.readdirSync(path.join(trees, 'cache'))).toHaveLength(1)
-    // Six real runs of the CLI over 140 files: more than the default limit on a loaded 2-core machine.
+    // Six runs of the CLI over 140 files: more than the default limit on a loaded 2-core machine.
   }, 300_000)
 
-  it('stops with the message a single-threaded run gives when a configuration fails in a worker', () => {
+  it('stops with the message a single-threaded run gives when a configuration fails in a worker', async () => {
     const broken = writeTree(syntheticTrees(), 'planlint-concurrency-broken-')
     try {
       fs.writeFileSync(path.join(broken, 'beta/.planning/.remarkrc.json'), '{"plugins": []}')
-      const single = planlint(broken, '--format', 'json', ...treePaths)
-      const threaded = planlint(broken, '--format', 'json', '--concurrency', '2', ...treePaths)
+      const single = await builtPlanlintInProcess(broken, '--format', 'json', ...treePaths)
+      const threaded = await builtPlanlintInProcess(broken, '--format', 'json', '--concurrency', '2', ...treePaths)
       expect(single.code).toBe(2)
       expect(single.stderr).toContain('turns on no planlint rule')
       expect({code: threaded.code, stderr: threaded.stderr}).toEqual({code: single.code, stderr: single.stderr})
@@ -118,9 +120,9 @@ describe('--concurrency', () => {
     }
   }, 300_000)
 
-  it('refuses a value that is not a number of threads, auto or off', () => {
+  it('refuses a value that is not a number of threads, auto or off', async () => {
     for (const value of ['0', 'two', '1.5']) {
-      const run = planlint(examples, '--concurrency', value)
+      const run = await builtPlanlintInProcess(examples, '--concurrency', value)
       expect(run.code).toBe(2)
       expect(run.stderr).toContain('--concurrency takes a number of threads, `auto` or `off`')
     }

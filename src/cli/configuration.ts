@@ -1,7 +1,7 @@
+import fs from 'node:fs'
 import path from 'node:path'
-import {remark} from 'remark'
 import type {Plugin} from 'unified'
-import {Configuration} from 'unified-engine'
+import {configurationNames} from '../cache.js'
 import {rules} from '../../rules/index.js'
 import {presets, type PresetName} from '../presets/index.js'
 import {invalidOptionsMessage, ruleSetting, suppressionLevel, type RemarkLintRule} from '../remark.js'
@@ -13,7 +13,7 @@ export {UsageError}
 
 const severityNames = ['off', 'warn', 'error'] as const
 
-/** A planlint rule's plugin name (`planlint:<id>`, from unified-lint-rule's origin), or `undefined` for another plugin. */
+/** A planlint rule's plugin name (`planlint:<id>`, the name `remarkRule` gives it), or `undefined` for another plugin. */
 const ruleIdOf = (name: string) => (name.startsWith('planlint:') && Object.hasOwn(rules, name.slice(9)) ? name.slice(9) : undefined)
 
 export interface ConfigOptions {
@@ -28,15 +28,58 @@ export interface FileConfig {
   plugins: Array<{name: string; ruleId?: string; setting: unknown; plugin: unknown}>
   /** `settings.planlint` of the configuration. */
   settings: RunSettings | undefined
+  /** A preset of planlint's own, read without unified-engine: it has no plugin of another package to attach. */
+  ownPreset?: true
+}
+
+const pluginEntry = (plugin: unknown, setting: unknown): FileConfig['plugins'][number] => {
+  const name = (typeof plugin === 'function' && plugin.name) || '(anonymous plugin)'
+  return {name, ruleId: ruleIdOf(name), setting, plugin}
 }
 
 /**
  * Loads the configuration of files as the lint run does (a `.remarkrc*` or
  * `package.json#remarkConfig` above each file, the recommended preset without
  * one, or `--preset` / `--config`); one loader per run, which reads each
- * folder's configuration once.
+ * folder's configuration once. A file with no configuration file above it
+ * (or a run with `--preset` and no `--config`) gets the preset as unified-engine
+ * would give it, without loading unified-engine (`test/configuration.test.ts`
+ * compares the two).
  */
 export function configLoader(options: ConfigOptions): (filePath: string) => Promise<FileConfig> {
+  let engine: Promise<(filePath: string) => Promise<FileConfig>> | undefined
+  const presetOnly = (filePath: string) => options.config === undefined && (options.preset !== undefined || !configurationFileAbove(path.dirname(path.resolve(filePath))))
+  return async (filePath) => (presetOnly(filePath) ? presetConfig(options.preset) : (await (engine ??= engineConfigLoader(options)))(filePath))
+}
+
+/** Whether remark could find a configuration file for a file of `folder`: in it or a folder above (a `package.json` counts with a `remarkConfig`, or when it cannot be read). */
+function configurationFileAbove(folder: string): boolean {
+  for (let directory = folder; ; directory = path.dirname(directory)) {
+    for (const name of configurationNames) {
+      const file = path.join(directory, name)
+      if (!fs.existsSync(file)) continue
+      if (name !== 'package.json') return true
+      try {
+        const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'))
+        if (typeof manifest !== 'object' || manifest === null || 'remarkConfig' in manifest) return true
+      } catch {
+        return true
+      }
+    }
+    if (path.dirname(directory) === directory) return false
+  }
+}
+
+/** A planlint preset (`--preset`, else the recommended one) as unified-engine loads it: its plugins in order, each with its setting. */
+export function presetConfig(preset: PresetName | undefined): FileConfig {
+  const plugins = (presets[preset ?? 'recommended'].plugins ?? []).map((entry) => (Array.isArray(entry) ? pluginEntry(entry[0], entry[1]) : pluginEntry(entry, undefined)))
+  const source = preset ? `preset ${preset} (--preset)` : 'preset recommended (no .remarkrc* or package.json#remarkConfig found)'
+  return {source, plugins, settings: undefined, ownPreset: true}
+}
+
+/** `configLoader` through unified-engine's `Configuration`, for every file. */
+export async function engineConfigLoader(options: ConfigOptions): Promise<(filePath: string) => Promise<FileConfig>> {
+  const {Configuration} = await import('unified-engine')
   const configuration = new Configuration({
     cwd: options.cwd,
     rcName: '.remarkrc',
@@ -59,14 +102,7 @@ export function configLoader(options: ConfigOptions): (filePath: string) => Prom
       : loaded.filePath
         ? path.relative(options.cwd, loaded.filePath)
         : 'preset recommended (no .remarkrc* or package.json#remarkConfig found)'
-    return {
-      source,
-      plugins: loaded.plugins.map(([plugin, setting]) => {
-        const name = (typeof plugin === 'function' && plugin.name) || '(anonymous plugin)'
-        return {name, ruleId: ruleIdOf(name), setting, plugin}
-      }),
-      settings: loaded.settings?.planlint
-    }
+    return {source, plugins: loaded.plugins.map(([plugin, setting]) => pluginEntry(plugin, setting)), settings: loaded.settings?.planlint}
   }
 }
 
@@ -108,7 +144,8 @@ export function lintRulesOf(config: FileConfig): {rules: EnabledRule[]; suppress
     const rule = definitionOf(entry)
     if (!rule) continue
     const {level, options} = ruleSetting(rule, entry.setting)
-    const problem = level > 0 && options !== undefined ? rule.optionsProblem(options) : undefined
+    // planlint's own presets give options that fit (test/configuration.test.ts checks them through unified-engine): no schema compiled for them.
+    const problem = level > 0 && options !== undefined && !config.ownPreset ? rule.optionsProblem(options) : undefined
     if (problem !== undefined) throw new UsageError(invalidOptionsMessage(rule, problem))
     enabled.set(rule.id, level === 0 ? undefined : {rule, level, options})
   }
@@ -121,7 +158,9 @@ export function lintRulesOf(config: FileConfig): {rules: EnabledRule[]; suppress
  * that is not installed is an error about it, not a run that quietly skips it.
  * The CLI runs only planlint's rules (docs/cli.md).
  */
-export function attachOtherPlugins(config: FileConfig): void {
+export async function attachOtherPlugins(config: FileConfig): Promise<void> {
+  if (config.ownPreset) return
+  const {remark} = await import('remark')
   const processor = remark()
   for (const entry of config.plugins) {
     if (definitionOf(entry) || entry.name === 'planlint:suppression' || entry.setting === false) continue

@@ -7,7 +7,7 @@ import type {VFileMessage} from 'vfile-message'
 import type {FixRun} from '../fix.js'
 import {cacheFilePath, cacheStrategies, ConfigurationKeys, defaultCacheLocation, LintCache, type CacheStrategy} from '../cache.js'
 import {isIgnoredNotice, lintEach, UsageError, vfileOf} from '../lint.js'
-import {LintSession, type LintFinding} from '../session.js'
+import type {LintFinding} from '../session.js'
 import {parseConcurrency} from './concurrency.js'
 import type {PresetName} from '../presets/index.js'
 import {toResults, type LintResult} from '../reporters/result.js'
@@ -158,9 +158,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       onFileLinted: progress.tick
     }
     // --fix reads and writes every file it fixes: it runs without the cache, and in this thread.
-    const session = new LintSession()
     const cache = values.cache && !fixing ? runCache(values['cache-location'], strategy, {...lintOptions, cwd: io.cwd}) : undefined
-    cache?.store.restoreTrees(session)
     let fixRun: FixRun | undefined
     let writeFailures = 0
     let results: LintResult[] = []
@@ -173,11 +171,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       linted = results.map((result) => result.filePath)
     } else {
       // File by file: each file's messages are kept, not its text.
-      await lintEach({...lintOptions, session, cache, concurrency}, (file) => {
+      await lintEach({...lintOptions, cache, concurrency}, (file) => {
         linted.push(file.path)
         results.push(...toResults([ignoredAsWarning(vfileOf(file, io.cwd))], values.quiet))
       })
-      saveCache(cache, session, io)
+      saveCache(cache, io)
     }
     progress.stop()
     const unmatched = values['no-error-on-unmatched-pattern'] ? undefined : unmatchedPath(linted, paths, io.cwd)
@@ -230,10 +228,10 @@ function runCache(location: string, strategy: CacheStrategy, options: {cwd: stri
   }
 }
 
-/** Writes the cache file; a cache that cannot be written costs the next run time, not this run's result: a warning. */
-function saveCache(cache: ReturnType<typeof runCache> | undefined, session: LintSession, io: CliIo): void {
+/** Writes the cache file (with the trees of the run's session); a cache that cannot be written costs the next run time, not this run's result: a warning. */
+function saveCache(cache: ReturnType<typeof runCache> | undefined, io: CliIo): void {
   try {
-    cache?.store.save(session)
+    cache?.store.save()
   } catch (error) {
     io.stderr(`planlint: warning: cannot write the cache file ${cache?.store.filePath}: ${(error as Error).message}\n`)
   }

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import ignoreModule, {type Ignore} from 'ignore'
 import picomatch from 'picomatch'
+import {childPath} from '../graph/tree-files.js'
 
 /** The size over which a file is not read or parsed, by default (`--max-file-size`; docs/cli.md). */
 export const defaultMaxFileSize = 5 * 1024 * 1024
@@ -60,8 +61,10 @@ export class RemarkIgnore {
     if (this.byFolder.has(folder)) return this.byFolder.get(folder)
     let found: {folder: string; patterns: Ignore} | undefined
     let text: string | undefined
+    const file = path.join(folder, '.remarkignore')
     try {
-      text = fs.readFileSync(path.join(folder, '.remarkignore'), 'utf8')
+      // Looked for with a stat first: in most folders there is none, and a failed read costs an exception.
+      if (fs.statSync(file, {throwIfNoEntry: false})) text = fs.readFileSync(file, 'utf8')
     } catch {
       text = undefined
     }
@@ -158,7 +161,7 @@ export function* walk(options: WalkOptions): Generator<WalkEntry> {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const entry of entries) {
       if (entry.name === 'node_modules') continue
-      const entryPath = path.join(folderPath, entry.name)
+      const entryPath = childPath(folderPath, entry.name)
       if (entry.isDirectory()) {
         // A glob's matches are named files, each checked against the ignore files on its own (as remark does).
         if (!matches && ignored.ignores(entryPath, true)) continue

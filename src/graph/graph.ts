@@ -1,10 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {frontmatterItems, parseFrontmatter} from '../model/frontmatter.js'
-import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from '../model/document.js'
+import {frontmatterItems, parseFrontmatter, type Frontmatter} from '../model/frontmatter.js'
+import {isNotPlanFileName, isPlanFileName} from '../model/file-names.js'
 import type {Range} from '../model/text.js'
 import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
+import {compactFrontmatter} from './facts-text.js'
+import {stampOf, treeMarkdownFiles} from './tree-files.js'
 
 /** One `depends_on` entry as written. `range` is its place in the plan's source. */
 export interface DependencyEntry {
@@ -57,10 +59,13 @@ export type Resolution =
  * Reads a plan's graph facts from its text; `undefined` when the file is not a
  * plan. `frontmatter` is the text's, when the caller has parsed it already.
  */
-export function planNodeFromText(filePath: string, text: string, frontmatter = parseFrontmatter(text)): PlanNode | undefined {
+export function planNodeFromText(filePath: string, text: string, parsed?: Frontmatter): PlanNode | undefined {
   const fileName = path.basename(filePath)
   const byName = isPlanFileName(fileName)
-  if (isNotPlanFileName(fileName) || (!byName && !(frontmatter?.entries.has('plan') && /<task[\s>]/.test(text)))) return undefined
+  // Not named like a plan: a plan only with a `<task` (looked for first: most such files have none) and a `plan` key.
+  if (isNotPlanFileName(fileName) || (!byName && !/<task[\s>]/.test(text))) return undefined
+  const frontmatter = parsed ?? parseFrontmatter(text)
+  if (!byName && !frontmatter?.entries.has('plan')) return undefined
   const fromName = idsFromFileName(fileName)
   const directory = path.dirname(filePath)
   const planEntry = frontmatter?.entries.get('plan')
@@ -152,11 +157,6 @@ function summaryNamesOf(planFileName: string): string[] {
 /** The `phase-plan` id that starts a slugged plan's file name: `01-02` for `01-02-auth-PLAN.md` and `01-02-PLAN.md`. */
 function canonicalIdOf(planFileName: string): string | undefined {
   return /^(\d+(?:\.\d+)*[a-z]?-\d+[a-z]?)(?=-)/i.exec(planFileName)?.[1]
-}
-
-/** Summaries by name: `*-SUMMARY.md`, `SUMMARY.md`, and the nested layout's `SUMMARY-01.md`. */
-function isSummaryLike(fileName: string): boolean {
-  return isSummaryFileName(fileName) || /^SUMMARY-\d+[a-z]?(?:-[\w.-]+)?\.md$/i.test(fileName)
 }
 
 /** The plan file name a summary stands for: `01-02-SUMMARY.md` → `01-02-PLAN.md`, `SUMMARY-01.md` → `PLAN-01.md`, `SUMMARY.md` → `PLAN.md`. */
@@ -497,15 +497,18 @@ export class PlanGraph {
    * tree it is a slip of (`didYouMean`), else an id of a plan of its phase to
    * show how plans are named here (`example`).
    */
-  suggestionFor(from: PlanNode, entryText: string): {didYouMean?: string; example?: string} {
+  suggestionFor(from: PlanNode, entryText: string): {didYouMean?: string; example?: string; own?: string} {
     const text = entryText.trim()
     // Another number is another plan, not a slip: an entry shaped like an id gets no "did you mean".
     const idShaped = /^\d+(?:\.\d+)*[a-z]?(?:-\d+[a-z]?)?$/i.test(text)
     const didYouMean = idShaped ? undefined : onlyNearMiss(text, this.index('plans').nodes.filter((node) => node !== from).map((node) => node.name))
     if (didYouMean !== undefined) return {didYouMean}
-    const ofPhase = this.inDirectory(from.directory).filter((node) => !node.summaryOnly && node !== from)
-    const example = ofPhase.length > 0 ? ofPhase.map((node) => node.name).sort()[0] : this.plansByName().find((node) => node !== from)?.name
-    return example === undefined ? {} : {example}
+    // An example from this plan's phase, else this plan's own id; a name without a number (`PLAN`) shows no id.
+    const numbered = (name: string | undefined) => (name !== undefined && /\d/.test(name) ? name : undefined)
+    const example = numbered(this.inDirectory(from.directory).filter((node) => !node.summaryOnly && node !== from).map((node) => node.name).sort()[0])
+    if (example !== undefined) return {example}
+    const own = numbered(from.name)
+    return own === undefined ? {} : {own}
   }
 
   /** The plans sorted by name, once per graph. */
@@ -655,26 +658,11 @@ export type TreeFiles = ReadonlyMap<string, ScannedFile>
  */
 export function scanTree(root: string, previous?: TreeFiles): TreeFiles {
   const files = new Map<string, ScannedFile>()
-  const walk = (directory: string) => {
-    let entries: fs.Dirent[]
-    try {
-      entries = fs.readdirSync(directory, {withFileTypes: true})
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      const full = path.join(directory, entry.name)
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(full)
-      } else if (entry.isFile() && isSummaryLike(entry.name)) {
-        // A summary is known by its name alone, so the node read before still holds.
-        files.set(full, previous?.get(full) ?? {stamp: '', node: summaryNode(full)})
-      } else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
-        files.set(full, readPlan(full, previous?.get(full)))
-      }
-    }
+  for (const file of treeMarkdownFiles(root)) {
+    // A summary is known by its name alone, so the node read before still holds.
+    if (file.summary) files.set(file.path, previous?.get(file.path) ?? {stamp: '', node: summaryNode(file.path)})
+    else files.set(file.path, readPlan(file.path, previous?.get(file.path)))
   }
-  walk(root)
   const unchanged = previous !== undefined && previous.size === files.size && [...files].every(([filePath, scanned]) => previous.get(filePath) === scanned)
   return unchanged ? previous : files
 }
@@ -701,12 +689,34 @@ function summaryNode(filePath: string): PlanNode {
 function readPlan(filePath: string, cached: ScannedFile | undefined): ScannedFile {
   try {
     const stat = fs.statSync(filePath)
-    const stamp = `${stat.mtimeMs}:${stat.size}`
+    const stamp = stampOf(stat)
     if (cached?.stamp === stamp) return cached
     if (stat.size > maxPlanBytes) return {stamp, node: undefined}
+    // A file not named like a plan is one only with a `plan` key: without a frontmatter, its first bytes tell.
+    const fileName = path.basename(filePath)
+    if (isNotPlanFileName(fileName) || (!isPlanFileName(fileName) && !mayOpenFrontmatter(filePath))) return {stamp, node: undefined}
     const text = fs.readFileSync(filePath, 'utf8')
-    return {stamp, node: planNodeFromText(filePath, text)}
+    return {stamp, node: siblingNode(filePath, text)}
   } catch {
     return {stamp: '', node: undefined}
+  }
+}
+
+/** The graph facts of a file read by the tree scan: of its frontmatter, only the entries they read are parsed (`compactFrontmatter`), when that can be told. */
+export function siblingNode(filePath: string, text: string): PlanNode | undefined {
+  const compact = compactFrontmatter(text)
+  if (!compact) return planNodeFromText(filePath, text)
+  const node = planNodeFromText(filePath, compact.text)
+  return node && {...node, dependsOn: node.dependsOn.map((entry) => ({text: entry.text, range: compact.originalRange(entry.range)}))}
+}
+
+/** Whether a file starts as a frontmatter does (a BOM, then `---`), read from its first bytes only. */
+function mayOpenFrontmatter(filePath: string): boolean {
+  const head = Buffer.alloc(6)
+  const descriptor = fs.openSync(filePath, 'r')
+  try {
+    return /^\uFEFF?---/.test(head.toString('utf8', 0, fs.readSync(descriptor, head, 0, head.length, 0)))
+  } finally {
+    fs.closeSync(descriptor)
   }
 }

@@ -149,23 +149,26 @@ export class ReadChecker {
    * asking each again. `config` gives the file's planning config.
    */
   hold(recorded: RecordedReads, graph: PlanGraph, config: () => PlanningConfig): boolean {
-    const sameFacts = recorded.facts !== undefined && recorded.facts === factsDigest(graph)
+    if (recorded.facts !== undefined && recorded.facts === factsDigest(graph)) return this.configHolds(recorded, config)
     let known = this.digests.get(graph)
     if (!known) this.digests.set(graph, (known = new Map()))
     for (const read of recorded.reads) {
-      if (read.call === 'config') {
-        const current = config()
-        let digest = this.configDigests.get(current)
-        if (digest === undefined) this.configDigests.set(current, (digest = configDigest(current)))
-        if (digest !== read.digest) return false
-        continue
-      }
-      if (sameFacts) continue
+      if (read.call === 'config') continue
       const key = JSON.stringify([read.call, read.args])
       if (!known.has(key)) known.set(key, this.answer(read, graph))
       if (known.get(key) !== read.digest) return false
     }
-    return true
+    return this.configHolds(recorded, config)
+  }
+
+  /** Whether the planning config the reads saw is the same (the graph's facts being known to be). */
+  configHolds(recorded: RecordedReads, config: () => PlanningConfig): boolean {
+    const read = recorded.reads.find((entry) => entry.call === 'config')
+    if (!read) return true
+    const current = config()
+    let digest = this.configDigests.get(current)
+    if (digest === undefined) this.configDigests.set(current, (digest = configDigest(current)))
+    return digest === read.digest
   }
 
   private answer(read: GraphRead, graph: PlanGraph): string | undefined {

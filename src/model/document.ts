@@ -1,8 +1,10 @@
 import path from 'node:path'
 import type {Root} from 'mdast'
-import {remark} from 'remark'
 import remarkFrontmatter from 'remark-frontmatter'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
 import {parseDirectives, type Directive} from './directives.js'
+import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from './file-names.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
@@ -13,6 +15,8 @@ import {textOf, treeNodes} from './tree.js'
 export type DocumentKind = 'plan' | 'summary' | 'agent-output' | 'other'
 
 export type {Heading}
+
+export {isNotPlanFileName, isPlanFileName, isSummaryFileName}
 
 /** Everything the rules know about one file, built once and shared by all of them. */
 export interface PlanDocument {
@@ -35,30 +39,12 @@ export interface PlanDocument {
   failure?: {message: string; reported: boolean; unreadable?: boolean}
 }
 
-const markdown = remark().use(remarkFrontmatter, ['yaml']).freeze()
+// remark's parser without its serializer (mdast-util-to-markdown), which nothing here uses.
+const markdown = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).freeze()
 
 /** Parses Markdown the way the remark preset does (CommonMark plus YAML frontmatter). */
 export function parseMarkdown(text: string): Root {
   return markdown.parse(text)
-}
-
-/**
- * Whether a file name is a plan's: `*-PLAN.md`, `PLAN-NN.md` or `PLAN.md`, and
- * the old `NN-PLAN-MM-slug.md` (a plan the executor no longer finds, which
- * `plan-filename` reports).
- */
-export function isPlanFileName(fileName: string): boolean {
-  return /(^|-)PLAN\.md$/.test(fileName) || /(^|-)PLAN-\d+[a-z]?(-[\w.-]+)?\.md$/.test(fileName)
-}
-
-/**
- * Files named like plans that are not plans: GSD's chunked-planning outline
- * (`01-PLAN-OUTLINE.md`), the backup a plan bounce keeps (`01-02-PLAN.pre-bounce.md`,
- * a copy of a plan with its frontmatter and tasks) and a plan review
- * (`01-02-PLAN-REVIEW.md`). No executor runs them.
- */
-export function isNotPlanFileName(fileName: string): boolean {
-  return /-OUTLINE\.md$/i.test(fileName) || /\.pre-bounce\.md$/i.test(fileName) || /-PLAN-REVIEW\.md$/i.test(fileName)
 }
 
 /**
@@ -73,11 +59,6 @@ export function isQuickTask(document: Pick<PlanDocument, 'path' | 'frontmatter'>
     entries?.get('type')?.value === 'quick' ||
     entries?.has('quick_id') === true
   )
-}
-
-/** Whether a file name is a summary's: `*-SUMMARY.md` or `SUMMARY.md`. */
-export function isSummaryFileName(fileName: string): boolean {
-  return /(^|-)SUMMARY\.md$/.test(fileName)
 }
 
 /** A fence line's indentation and fence; the rest of the line is its info string. */

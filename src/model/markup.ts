@@ -1,4 +1,4 @@
-import type {Range} from './text.js'
+import {lineRanges, type Range} from './text.js'
 
 /** One attribute of an opening tag. `valueRange` excludes the quotes. */
 export interface Attribute {
@@ -417,8 +417,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
 
   function checkFence(region: OpaqueRegion) {
     if (region.cut) {
-      const lineEnd = text.indexOf('\n', region.range[0])
-      const fence = text.slice(region.range[0], lineEnd).trimEnd()
+      const fence = text.slice(region.range[0], lineEndAt(text, region.range[0])).trimEnd()
       const marker = /[`~]{3,}/.exec(fence)?.[0] ?? '```'
       const tag = /^[ \t]*<(\/?[A-Za-z][\w:.-]*)/.exec(text.slice(region.range[1], region.range[1] + 100))?.[1] ?? 'task'
       report(
@@ -440,8 +439,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     const closes = content.match(/<\/task>/g)?.length ?? 0
     // A quoted example holds whole tasks; a stray fence holds a task's start or end without the other.
     if (opens + closes > 0 && (!region.closed || opens !== closes || stack.length > 0)) {
-      const lineEnd = text.indexOf('\n', region.range[0])
-      const fence = text.slice(region.range[0], lineEnd === -1 ? region.range[1] : lineEnd).trimEnd()
+      const fence = text.slice(region.range[0], lineEndAt(text, region.range[0])).trimEnd()
       report(
         'swallowed-tasks',
         `This code fence ${region.closed ? `runs to line ${lineOf(region.range[1])}` : 'is never closed'} and swallows \`<task>\` markup: what it holds is code, not tasks; close or remove the stray fence`,
@@ -449,6 +447,11 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
       )
     }
   }
+}
+
+/** Where the line that holds `offset` ends, before its line break (`\n`, `\r\n` or a lone `\r`). */
+function lineEndAt(text: string, offset: number): number {
+  return lineRanges(text, offset).next().value?.[1] ?? text.length
 }
 
 /**
@@ -465,11 +468,12 @@ function fenceCut(text: string, region: OpaqueRegion, openNames: string[]): numb
   let firstTaskLine: number | undefined
   let opens = 0
   let closes = 0
-  let lineStart = text.indexOf('\n', region.range[0]) + 1
-  while (lineStart > 0 && lineStart < region.range[1]) {
-    const newline = text.indexOf('\n', lineStart)
-    const lineEnd = Math.min(region.range[1], newline === -1 ? text.length : newline)
-    const line = text.slice(lineStart, lineEnd)
+  // The lines after the fence's own, each found once: searching for the next `\n` from each fence would scan a text with lone CRs to its end every time.
+  const lines = lineRanges(text, region.range[0])
+  lines.next()
+  for (const [lineStart, end] of lines) {
+    if (lineStart >= region.range[1]) break
+    const line = text.slice(lineStart, Math.min(end, region.range[1]))
     const leading = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/.exec(line)
     if (leading?.[1] === '/' && openNames.includes(leading[2]) && !openedInFence.get(leading[2])) return lineStart
     if (leading?.[1] === '' && leading[2] === 'task') {
@@ -484,7 +488,6 @@ function fenceCut(text: string, region: OpaqueRegion, openNames: string[]): numb
         if (tag[2] === 'task') closes++
       }
     }
-    lineStart = lineEnd + 1
   }
   if (openNames.length > 0 || firstTaskLine === undefined) return undefined
   return !region.closed || (closes > 0 && opens !== closes) ? firstTaskLine : undefined
@@ -510,12 +513,14 @@ export function child(element: Element, name: string): Element | undefined {
 }
 
 /** Every element below `element`, depth first. */
-export function* descendants(element: Element): Generator<Element> {
-  // Iterative: nested generators would cost the depth on every element yielded.
+export function descendants(element: Element): Element[] {
+  // Iterative, into an array: rules ask every task for its elements, and a generator's resumptions cost more than the walk.
+  const found: Element[] = []
   const pending = [...element.children].reverse()
   while (pending.length > 0) {
     const candidate = pending.pop()!
-    yield candidate
+    found.push(candidate)
     for (let index = candidate.children.length - 1; index >= 0; index--) pending.push(candidate.children[index])
   }
+  return found
 }

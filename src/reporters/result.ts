@@ -1,10 +1,9 @@
 import path from 'node:path'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
-import {rules} from '../../rules/index.js'
-import {planlintDataOf} from '../lint.js'
-import {docsUrl, type Severity} from '../rule.js'
-import {suppressionDocsUrl} from '../suppression-check.js'
+import {docsUrl, suppressionDocsUrl} from '../docs-url.js'
+import {planlintDataOf} from '../messages.js'
+import type {Severity} from '../rule.js'
 
 /** One message in ESLint's result shape, which every planlint reporter reads. */
 export interface LintMessage {
@@ -32,10 +31,14 @@ export interface LintResult {
 /** A message's severity as a word (ESLint's numbers are 1 and 2). */
 export const severityName = (message: LintMessage): Severity => (message.severity === 2 ? 'error' : 'warning')
 
-/** The docs page of a planlint rule (or of the suppression check); `undefined` for other plugins' rules. */
-export function ruleDocsUrl(ruleId: string): string | undefined {
-  if (ruleId === 'suppression') return suppressionDocsUrl
-  return Object.hasOwn(rules, ruleId) ? docsUrl(ruleId) : undefined
+/**
+ * The docs page of a rule of a message (or of the suppression check). Every
+ * message with a rule id comes from a rule the run ran, and planlint runs only
+ * rule definitions (other plugins are attached, not run), so this needs no rule
+ * loaded: a run the cache answers loads none.
+ */
+export function ruleDocsUrl(ruleId: string): string {
+  return ruleId === 'suppression' ? suppressionDocsUrl : docsUrl(ruleId)
 }
 
 /** How the reporters describe an edit (a suggestion in JSON, a fix in SARIF). */

@@ -1,7 +1,7 @@
 import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 import {main} from '../../src/cli/main.js'
 
 /** This repository: the `planlint` package that sandboxes install. */
@@ -36,14 +36,27 @@ export function installPlanlint(root: string): void {
   fs.symlinkSync('../planlint/dist/src/lsp/bin.js', path.join(root, 'node_modules/.bin/planlint-language-server'))
 }
 
+/** Runs a `main` of the CLI in this process, off a terminal and with none of the variables it reads (main's defaults). */
+async function runMain(cliMain: typeof main, cwd: string, args: string[]): Promise<Run> {
+  let stdout = ''
+  let stderr = ''
+  const code = await cliMain(args, {cwd, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), isTTY: false})
+  return {code, stdout, stderr}
+}
+
 /**
  * Runs the CLI's `main` in this process (each run is a session of its own, as
  * in a fresh process): for the cases where a subprocess adds nothing but
  * start-up time. A few end-to-end tests keep `planlint`.
  */
-export async function planlintInProcess(cwd: string, ...args: string[]): Promise<Run> {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, {cwd, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), isTTY: false})
-  return {code, stdout, stderr}
+export const planlintInProcess = (cwd: string, ...args: string[]): Promise<Run> => runMain(main, cwd, args)
+
+/**
+ * Runs the built CLI's `main` in this process, as `planlintInProcess` runs the
+ * source's: for `--concurrency`, whose worker threads start the built
+ * `lint-worker.js` (under vitest the source has no `.js` to start).
+ */
+export async function builtPlanlintInProcess(cwd: string, ...args: string[]): Promise<Run> {
+  const built = (await import(pathToFileURL(path.join(repository, 'dist/src/cli/main.js')).href)) as {main: typeof main}
+  return runMain(built.main, cwd, args)
 }
