@@ -54,7 +54,8 @@ export default defineRule({
       // An unquoted word is only a candidate when the segment has no quoted pattern (GSD's rule).
       const quoted = calls.some((call) => call.quoted)
       for (const call of calls) {
-        if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || gates.has(call.pattern)) continue
+        // A quoted gate of the literal wins over an unquoted one met before it: the literal's extent is then known.
+        if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || (gates.has(call.pattern) && (!quoted || gates.get(call.pattern)?.quoted))) continue
         gates.set(call.pattern, {quoted, line: lineOf(document, segment.start), form})
       }
     }

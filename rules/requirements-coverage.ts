@@ -7,11 +7,19 @@ import {defineRule} from '../src/rule.js'
 /** Plans in the order the planner numbers them (`01-02` before `01-10`). */
 const byName = (a: PlanNode, b: PlanNode) => a.name.localeCompare(b.name, 'en', {numeric: true})
 
+/** Whether a folder's plan numbers skip some (a `07` with no `01` to `06`): plans gone with neither plan nor summary left. */
+function numbersSkip(plans: readonly PlanNode[]): boolean {
+  const numbers = new Set(plans.flatMap((plan) => (plan.plan !== undefined && /^\d+$/.test(plan.plan) ? [Number(plan.plan)] : [])))
+  const highest = Math.max(0, ...numbers)
+  for (let number = 1; number < highest; number++) if (!numbers.has(number)) return true
+  return false
+}
+
 /**
  * The plans of a ROADMAP phase whose coverage can be judged: those of `node`'s
  * folder, when it is the phase's one folder under `phases/`, that will be scheduled, when none of them is known
- * only by its summary (its `requirements` are gone) and at least one names
- * requirements (the generation of GSD that writes the key).
+ * only by its summary (its `requirements` are gone), none is gone without a trace (the numbers skip none)
+ * and at least one names requirements (the generation of GSD that writes the key).
  */
 function phasePlans(plans: PlanGraph, node: PlanNode): PlanNode[] | undefined {
   const folders = new Set(plans.nodes.filter((other) => other.phase === node.phase && path.dirname(other.directory) === path.dirname(node.directory)).map((other) => other.directory))
@@ -20,7 +28,7 @@ function phasePlans(plans: PlanGraph, node: PlanNode): PlanNode[] | undefined {
   const members = inFolder.filter((other) => !other.summaryOnly && !other.superseded)
   const paired = new Set(inFolder.map((other) => (other.summaryOnly ? undefined : plans.summaryOf(other))))
   const orphanSummary = inFolder.some((other) => other.summaryOnly && !paired.has(other))
-  if (orphanSummary || !members.some((other) => (other.requirements?.length ?? 0) > 0)) return undefined
+  if (orphanSummary || numbersSkip(inFolder) || !members.some((other) => (other.requirements?.length ?? 0) > 0)) return undefined
   return members
 }
 

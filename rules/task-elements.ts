@@ -15,6 +15,11 @@ interface Options {
   checkpoints: Record<string, string[]>
   /** Children an element inside a task must have, by element name (errors). */
   elements: Record<string, string[]>
+  /**
+   * Whether tasks that all lack a `type` and a name are another agent's format
+   * (one warning); `false` checks them as GSD tasks, as GSD's own validator does.
+   */
+  foreignFormats: boolean
 }
 
 const gsdCheckpoints: Record<string, string[]> = {
@@ -54,10 +59,11 @@ export default defineRule<Options>({
     required: ['name', 'action'],
     recommended: ['verify', 'done', 'files'],
     checkpoints: gsdCheckpoints,
-    elements: {feature: ['behavior', 'implementation']}
+    elements: {feature: ['behavior', 'implementation']},
+    foreignFormats: true
   },
   check({document, options, report}) {
-    if (inForeignTaskFormat(document)) {
+    if (options.foreignFormats && inForeignTaskFormat(document)) {
       const count = document.tasks.length
       report({
         message: `${count === 1 ? 'The `<task>` of this plan is' : `The ${count} \`<task>\` blocks of this plan are`} not in GSD's task format: none has a \`type\` or a \`<name>\`, and the executor runs a task from its ${tags(options.required)}; write ${count === 1 ? 'it' : 'them'} as \`<task type="auto">\` with ${tags([...options.required, ...options.recommended])}, or leave this file out of planlint's paths if another agent runs it`,

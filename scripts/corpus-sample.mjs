@@ -18,7 +18,7 @@
 //   --preset NAME      preset to lint with (default recommended)
 //   --per-rule N       messages sampled per rule (default 5)
 //   --seed N           seed of the sample (default 1); the same seed gives the same sample
-//   --rules a,b        lint with only these rules (faster), in the preset's severities and default options
+//   --rules a,b        lint with only these rules of the preset (faster), at the preset's settings
 //   --context N        lines of plan text shown either side of a message (default 6)
 //   --repeats N        report a message text repeated at least N times in a repository (default 3)
 //   --include-executed also report on plans that have run (have a SUMMARY) or are superseded, as the CLI's flag
@@ -145,14 +145,27 @@ function describeEdit(file, edit) {
   return `replace ${JSON.stringify(original.length > 300 ? original.slice(0, 300) + '…' : original)} with ${JSON.stringify(edit.text.length > 300 ? edit.text.slice(0, 300) + '…' : edit.text)}`
 }
 
-// With --rules, a remark config of just those rules: linting with one rule takes a fraction of the whole preset's time.
+// With --rules, a remark config of the preset with just those rules (at the preset's settings) and its
+// other plugins (frontmatter parsing): linting with one rule takes a fraction of the whole preset's time.
+// The rules' remark plugins come from dist/src/plugins.js; a rule's definition (dist/rules/<id>.js) is no plugin.
 let config
 if (onlyRules) {
-  const dist = new URL('../dist/rules/', import.meta.url).pathname
-  for (const rule of onlyRules) if (!fs.existsSync(path.join(dist, `${rule}.js`))) throw new Error(`no rule ${rule} in ${dist}`)
+  const {rules} = await import('../dist/rules/index.js')
+  for (const rule of onlyRules) if (!Object.hasOwn(rules, rule)) throw new Error(`no rule ${rule} in planlint (dist/rules/index.js)`)
+  const dist = new URL('../dist/src/', import.meta.url).pathname
   config = path.join(os.tmpdir(), `planlint-sample-${process.pid}.remarkrc.mjs`)
-  const imports = [...onlyRules].map((rule, index) => `import rule${index} from ${JSON.stringify(path.join(dist, `${rule}.js`))}`)
-  fs.writeFileSync(config, `${imports.join('\n')}\nexport default {plugins: [${[...onlyRules].map((_, index) => `rule${index}`).join(', ')}]}\n`)
+  fs.writeFileSync(
+    config,
+    [
+      `import {presets} from ${JSON.stringify(path.join(dist, 'presets', 'index.js'))}`,
+      `import {remarkPlugins} from ${JSON.stringify(path.join(dist, 'plugins.js'))}`,
+      `const rulePlugins = new Set(Object.values(remarkPlugins))`,
+      `const kept = new Set(${JSON.stringify([...onlyRules])}.map((id) => remarkPlugins[id]))`,
+      `const pluginOf = (entry) => (Array.isArray(entry) ? entry[0] : entry)`,
+      `export default {plugins: presets[${JSON.stringify(values.preset)}].plugins.filter((entry) => !rulePlugins.has(pluginOf(entry)) || kept.has(pluginOf(entry)))}`,
+      ''
+    ].join('\n')
+  )
   process.on('exit', () => fs.rmSync(config, {force: true}))
 }
 /** The Markdown files of a folder, sorted. */

@@ -63,8 +63,12 @@ function loadPeer(spec) {
   return {verify, version: `${JSON.parse(fs.readFileSync(path.join(folder, 'package', 'package.json'), 'utf8')).name}@${version}`, folder}
 }
 
-/** A peer message with its particulars (task names, literals) taken out, so that messages of one kind form one class. */
-const generalised = (text) => text.replace(/'[^']*'/g, "'…'").replace(/"[^"]*"/g, '"…"')
+/** A peer message with its particulars (task names, literals, the literal of an allow comment) taken out, so that messages of one kind form one class. */
+const generalised = (text) =>
+  text
+    .replace(/'[^']*'/g, "'…'")
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/(<!-- [\w-]+-allow: ).*? -->/g, '$1… -->')
 
 const split = new Map(
   fs.readFileSync(path.join(corpus, '..', 'split.tsv'), 'utf8').split('\n').slice(1).filter(Boolean).map((line) => line.split('\t'))

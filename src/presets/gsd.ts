@@ -5,9 +5,12 @@ import {definePreset} from './define.js'
  * planlint's rules. Plan `type` is GSD's own pair ("`type`: `execute` or
  * `tdd`", `agents/gsd-planner.md`), and plans are sized by its plan checker
  * (Dimension 5: 4 tasks or 10 files warn, 5+ tasks or 15+ files block).
+ * Tasks with neither a `type` nor a name are GSD tasks lacking their parts,
+ * which `verify plan-structure` errors on, not another agent's format.
  */
 export default definePreset({
   'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}],
+  'task-elements': ['on', {foreignFormats: false}],
   'read-first-paths': 'off',
   'pbr-plan-format': 'off'
 })
