@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type {Range} from '../src/model/text.js'
+import {andList} from '../src/plan.js'
 import {defineRule, type Finding} from '../src/rule.js'
 
 /**
@@ -50,7 +51,7 @@ export default defineRule({
     for (const [key, entries] of alike) {
       const [reason, hint] = key.split('\u0000')
       const names = entries.map((entry) => `\`${entry.text}\``)
-      const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+      const list = andList(names)
       const said = names.length === 1 ? `entry ${list} ${reason}` : `entries ${list} ${pluralReason(reason)}`
       findings.push({message: `\`depends_on\` ${said}; ${hint}`, range: entries[0].range})
     }

@@ -1,4 +1,4 @@
-import {filesModified, pathCovers, taskPaths, type PathEntry} from '../src/plan.js'
+import {andList, filesModified, pathCovers, taskPaths, type PathEntry} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -15,7 +15,7 @@ interface Options {
 function pathList(entries: PathEntry[]): string {
   const shown = entries.slice(0, 4).map((entry) => `\`${entry.path}\``)
   if (entries.length > 4) return `${shown.join(', ')} and ${entries.length - 4} more`
-  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown[0]
+  return andList(shown)
 }
 
 /** Whether one list names the other's path: the same file, a glob or folder holding it, or its bare file name. */

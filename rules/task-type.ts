@@ -1,6 +1,6 @@
 import {closestFirst} from '../src/distance.js'
 import {attribute, type Element} from '../src/model/markup.js'
-import {codeList, inForeignTaskFormat, lineOf, taskTypes, typeMeant} from '../src/plan.js'
+import {andList, codeList, inForeignTaskFormat, lineOf, taskTypes, typeMeant} from '../src/plan.js'
 import {defineRule, type Finding} from '../src/rule.js'
 
 interface Options {
@@ -59,7 +59,7 @@ export default defineRule<Options>({
       const type = attribute(tasks[0], 'type')!
       const range = type.valueRange ?? type.range
       const others = tasks.slice(1).map((task) => lineOf(document, task.openTag[0]))
-      const where = others.length === 0 ? '' : ` (here and on line${others.length > 1 ? 's' : ''} ${others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others[others.length - 1]}` : others[0]})`
+      const where = others.length === 0 ? '' : ` (here and on line${others.length > 1 ? 's' : ''} ${andList(others.map(String))})`
       const checkpoint = value.startsWith('checkpoint:')
       // A bare `checkpoint` meant a checkpoint too, and `manual` or `human` a person's task: offer the checkpoints first.
       const checkpointLike = value.toLowerCase().startsWith('checkpoint') || personTypes.test(value.trim())
