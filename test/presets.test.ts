@@ -13,7 +13,24 @@ import {planWith, removeTree, writeTree} from './support/tree.js'
 /** What each preset's file (src/presets/<name>.ts) says: the rules it turns off, and how it sets the ones it changes. */
 const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unknown>>}> = {
   recommended: {off: ['human-verify-mode', 'read-first-paths', 'pbr-plan-format'], set: {'max-tasks': ['on', {warnAbove: 0}]}},
-  gsd: {off: ['read-first-paths', 'pbr-plan-format'], set: {'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}], 'task-elements': ['on', {foreignFormats: false}]}},
+  gsd: {
+    off: ['read-first-paths', 'pbr-plan-format'],
+    set: {
+      'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}],
+      'task-elements': [
+        'on',
+        {
+          foreignFormats: false,
+          checkpoints: {
+            'checkpoint:human-verify': ['what-built', 'how-to-verify', 'resume-signal'],
+            'checkpoint:decision': ['decision', 'options', 'resume-signal'],
+            'checkpoint:human-action': ['action', 'instructions', 'verification', 'resume-signal'],
+            'checkpoint:*': ['resume-signal']
+          }
+        }
+      ]
+    }
+  },
   pbr: {
     off: ['human-verify-mode', 'one-way-decision', 'negative-grep-echo', 'criteria-traps', 'task-parts', 'negative-gate-conflict'],
     set: {
