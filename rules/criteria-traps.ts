@@ -78,6 +78,18 @@ function lineComparisons(segment: string): string[] {
 /** Words after a count that make it a lower bound: "= 4 minimum", "= 4 or more", "= 4+". */
 const lowerBound = /^(?:\+|\s*\(?(?:min(?:imum)?\b|or more\b|or greater\b|at least\b))/i
 
+/**
+ * Words after a count that say it was measured as it stands ("= 4 (unchanged
+ * from the baseline)"): a count of lines read off the same grep, not a guess
+ * at matches.
+ */
+const keepsBaseline = /^[^\n]*?\b(?:unchanged|baseline|as before|same as before)\b/i
+
+/** A bound (`≥ 12`, `>= 1`, `-ge 2`, "at least") between a grep and a later `= N`: that later number is prose ("3 × 4 = 12"), not the comparison. */
+function boundedBefore(segment: string, call: GrepCall | undefined, index: number): boolean {
+  return call !== undefined && /[≥≤]|>=|<=|-(?:ge|gt|le|lt)\b|\bat (?:least|most)\b|\b(?:more|fewer|less) than\b/i.test(segment.slice(call.patternEnd, index))
+}
+
 /** The counting grep whose comparison is at `index`: the last one before it. */
 function countOf(calls: GrepCall[], index: number): GrepCall | undefined {
   return calls.filter((call) => countsMatches(call.options) && call.patternEnd <= index).pop()
@@ -85,7 +97,8 @@ function countOf(calls: GrepCall[], index: number): GrepCall | undefined {
 
 /**
  * Whether a count of `count` lines is a count of matches too: the pattern
- * matches whole lines (`-x`, or anchored at both ends, `'^\s+(a|b)$'`), or it
+ * matches whole lines (`-x`) or is anchored at the line start (`'^\s+(a|b)$'`,
+ * `'^[[:space:]]*@Test'`), or it
  * is an alternation of `count` distinct alternatives, each named line once
  * (`'def test_a|def test_b'` == 2).
  */
@@ -93,7 +106,8 @@ function linesAreMatches(call: GrepCall | undefined, count: number): boolean {
   if (!call) return false
   if (hasOption(call.options, 'x') || /--line-regexp\b/.test(call.options)) return true
   const pattern = call.pattern
-  if (pattern.startsWith('^') && pattern.endsWith('$') && !pattern.endsWith('\\$')) return true
+  // A line has one start: a pattern anchored there matches at most once per line.
+  if (pattern.startsWith('^')) return true
   const extended = hasOption(call.options, 'E') || hasOption(call.options, 'P') || /--extended-regexp\b|--perl-regexp\b/.test(call.options)
   const alternatives = topLevelAlternatives(pattern, extended ? '|' : '\\|')
   return alternatives.length === count && new Set(alternatives).size === count && alternatives.every((alternative) => /\w/.test(alternative))
@@ -169,6 +183,8 @@ function trapsIn(segment: string, commandZone: boolean, committed: boolean): Arr
         candidate.count >= 2 &&
         !inPattern(candidate.index, candidate.length) &&
         !lowerBound.test(segment.slice(candidate.index + candidate.length, candidate.index + candidate.length + 24)) &&
+        !keepsBaseline.test(segment.slice(candidate.index + candidate.length, candidate.index + candidate.length + 80)) &&
+        !boundedBefore(segment, countOf(calls, candidate.index), candidate.index) &&
         !linesAreMatches(countOf(calls, candidate.index), candidate.count)
     )
     if (exact) {
