@@ -4,6 +4,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {rules, type RuleId} from '../rules/index.js'
 import {lintFiles} from '../src/lint.js'
 import {presets, type PresetName} from '../src/presets/index.js'
+import {gsdCheckpoints} from '../src/presets/gsd.js'
 import {remarkPlugins} from '../src/plugins.js'
 import type {RemarkLintRule} from '../src/remark.js'
 import suppressionCheck from '../src/suppression-check.js'
@@ -17,18 +18,7 @@ const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unkn
     off: ['read-first-paths', 'pbr-plan-format'],
     set: {
       'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}],
-      'task-elements': [
-        'on',
-        {
-          foreignFormats: false,
-          checkpoints: {
-            'checkpoint:human-verify': ['what-built', 'how-to-verify', 'resume-signal'],
-            'checkpoint:decision': ['decision', 'options', 'resume-signal'],
-            'checkpoint:human-action': ['action', 'instructions', 'verification', 'resume-signal'],
-            'checkpoint:*': ['resume-signal']
-          }
-        }
-      ]
+      'task-elements': ['on', {foreignFormats: false, checkpoints: gsdCheckpoints}]
     }
   },
   pbr: {

@@ -10,20 +10,17 @@ import {definePreset} from './define.js'
  * checkpoint needs the children `validatePlanTaskStructure` asks its type for,
  * by those names.
  */
+/** The children `validatePlanTaskStructure` (gsd-core 1.14) errors on a checkpoint without, by type. */
+export const gsdCheckpoints: Record<string, string[]> = {
+  'checkpoint:human-verify': ['what-built', 'how-to-verify', 'resume-signal'],
+  'checkpoint:decision': ['decision', 'options', 'resume-signal'],
+  'checkpoint:human-action': ['action', 'instructions', 'verification', 'resume-signal'],
+  'checkpoint:*': ['resume-signal']
+}
+
 export default definePreset({
   'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}],
-  'task-elements': [
-    'on',
-    {
-      foreignFormats: false,
-      checkpoints: {
-        'checkpoint:human-verify': ['what-built', 'how-to-verify', 'resume-signal'],
-        'checkpoint:decision': ['decision', 'options', 'resume-signal'],
-        'checkpoint:human-action': ['action', 'instructions', 'verification', 'resume-signal'],
-        'checkpoint:*': ['resume-signal']
-      }
-    }
-  ],
+  'task-elements': ['on', {foreignFormats: false, checkpoints: gsdCheckpoints}],
   'read-first-paths': 'off',
   'pbr-plan-format': 'off'
 })
