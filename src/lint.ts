@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {VFile} from 'vfile'
+import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 import {hashOf, needsGraph, type CacheTrees, type ConfigurationKeys, type LintCache} from './cache.js'
 import type {FileConfig, lintRulesOf} from './cli/configuration.js'
@@ -10,7 +10,6 @@ import {defaultMaxFileSize, folderLinkOn, hasGlob, walk, type WalkEntry} from '.
 import {readPlanningConfig, type PlanningConfig} from './config.js'
 import {GraphReads, type RecordedReads} from './graph/reads.js'
 import {planningRootOf} from './graph/tree-files.js'
-import {addMessage} from './messages.js'
 import type {PresetName} from './presets/index.js'
 import type {RunSettings} from './rule.js'
 import type {FixesFirst, LintFinding, LintSession} from './session.js'
@@ -70,7 +69,7 @@ export interface LintedFile {
 export class ProcessingFailure extends UsageError {}
 
 /** What remark says about a named file that a `.remarkignore` ignores; the CLI turns it into ESLint's warning. */
-const ignoredReason = 'Cannot process specified file: it’s ignored'
+export const ignoredReason = 'Cannot process specified file: it’s ignored'
 
 /** The message on a named file that a `.remarkignore` ignores. */
 export const isIgnoredNotice = (message: VFileMessage) => !message.ruleId && message.reason === ignoredReason
@@ -363,22 +362,10 @@ export function workerLinter(options: WorkerLintOptions): (filePath: string) => 
   }
 }
 
-/**
- * A linted file as a `VFile` with remark's messages (what the reporters, the
- * fix loop and the tests read): the findings, the ignored notice remark gives
- * (fatal, no rule), or a skipped file's warning.
- */
-export function vfileOf(file: LintedFile, cwd: string): VFile {
-  const vfile = new VFile({path: file.path, cwd, value: file.text})
-  for (const finding of file.findings) addMessage(vfile, file.text, finding)
-  if (file.notice?.kind === 'ignored') vfile.message(ignoredReason).fatal = true
-  if (file.notice?.kind === 'skipped') vfile.message(file.notice.message).fatal = false
-  return vfile
-}
-
 /** Lints files (see `lintEach`) and returns them all, with their texts, as `VFile`s: for callers that need every file at the end (`--fix`, tests). */
 export async function lintFiles(options: LintOptions): Promise<VFile[]> {
   const cwd = options.cwd ?? process.cwd()
+  const {vfileOf} = await import('./linted-vfile.js')
   const files: VFile[] = []
   await lintEach(options, (file) => files.push(vfileOf(file, cwd)))
   return files

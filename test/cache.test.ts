@@ -1,10 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {ConfigurationKeys, LintCache} from '../src/cache.js'
 import {lintEach} from '../src/lint.js'
 import {LintSession, type LintFinding} from '../src/session.js'
-import {repository} from './support/cli.js'
+import {cliBin, planlint, repository, run} from './support/cli.js'
 import {removeTree, writeTree} from './support/tree.js'
 
 let sandbox: string
@@ -138,5 +139,24 @@ describe('--cache store', () => {
     // The edited plan only: once to lint, once for its new graph facts.
     expect([...new Set(plansRead)]).toEqual([plan])
     expect(rename.mock.calls.map(([, to]) => to)).toEqual([cacheFile])
+  })
+
+  it('a one-file run the cache answers, in a fresh process, loads no linter, vfile, glob or ignore matcher, nor worker threads', () => {
+    const plan = '.planning/phases/01-setup/01-02-PLAN.md'
+    const args = ['--format', 'json', '--cache', '--cache-location', cacheFile]
+    expect(planlint(sandbox, ...args, '.planning').code).not.toBe(2)
+    // A loader hook that lists every module the run loads (ESM by URL, CommonJS through `require`).
+    const hooks = path.join(sandbox, 'hooks.mjs')
+    const log = path.join(sandbox, 'loaded.txt')
+    fs.writeFileSync(hooks, `import fs from 'node:fs'\nexport async function load(url, context, next) { fs.appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) }\n`)
+    fs.writeFileSync(path.join(sandbox, 'register.mjs'), `import {register} from 'node:module'\nregister(${JSON.stringify(pathToFileURL(hooks).href)})\nprocess.on('exit', () => fs.appendFileSync(${JSON.stringify(log)}, Object.keys(require.cache).join('\\n')))\nimport fs from 'node:fs'\nimport {createRequire} from 'node:module'\nconst require = createRequire(import.meta.url)\n`)
+    const warm = run(process.execPath, ['--import', path.join(sandbox, 'register.mjs'), cliBin, ...args, plan], sandbox)
+    expect(warm.stderr).toBe('')
+    expect(JSON.parse(warm.stdout)).toHaveLength(1)
+    const loaded = fs.readFileSync(log, 'utf8')
+    expect(loaded).toContain('dist/src/cache.js')
+    for (const absent of ['dist/src/session.js', 'dist/rules/', 'node_modules/yaml/', 'node_modules/remark', 'node_modules/vfile/', 'node_modules/picomatch/', 'node_modules/ignore/', 'node:worker_threads']) {
+      expect(loaded, absent).not.toContain(absent)
+    }
   })
 })

@@ -201,6 +201,14 @@ describe('planlint-language-server over stdio', {timeout: 90_000}, () => {
     expect(client.capabilities.documentRangeFormattingProvider).toBeUndefined()
   })
 
+  it('publishes one frontmatter message for a plan whose YAML nests 3,000 deep, and nothing about a crash', async () => {
+    const deep = uri('01-09-PLAN.md')
+    await client.open(deep, `---\nphase: 01\nplan: 09\ndeep:\n${'- '.repeat(3000)}x\n---\n\nText.\n`)
+    const diagnostics = await client.until(deep, (found) => found.some((diagnostic) => diagnostic.message.includes('nested more than 64 levels deep')))
+    expect(diagnostics.filter((diagnostic) => diagnostic.message.includes('nested more than 64 levels deep'))).toHaveLength(1)
+    expect(diagnostics.filter((diagnostic) => /crashed|Maximum call stack/.test(diagnostic.message))).toEqual([])
+  })
+
   it('survives client quirks: a didOpen whose uri is not a string, a [null] configuration answer', async () => {
     await client.connection.sendNotification(DidOpenTextDocumentNotification.type, {textDocument: {uri: 42 as never, languageId: 'markdown', version: 1, text: brokenPlan}})
     await client.connection.sendNotification(DidChangeTextDocumentNotification.type, {textDocument: {uri: 42 as never, version: 2}, contentChanges: [{text: brokenPlan}]})

@@ -6,7 +6,7 @@ import {parseFrontmatter} from '../src/model/frontmatter.js'
 import {formatStylish} from '../src/reporters/stylish.js'
 import {isGlob} from '../src/plan.js'
 import {allowListed, negativeGrepPatterns} from '../src/shell.js'
-import {eslintBin, installPlanlint, planlintInProcess, run} from './support/cli.js'
+import {cliBin, eslintBin, installPlanlint, planlintInProcess, remarkBin, run} from './support/cli.js'
 import {cleanPlan, planWith, removeTree, writeTree} from './support/tree.js'
 
 /** One bad plan never stops a run: each case is a plan made to break the model, beside a plan with one known error. */
@@ -50,6 +50,25 @@ describe('a plan that nests thousands deep', () => {
     const result = await planlintInProcess(root, '--format', 'json', '.planning')
     expect(result.code).toBe(1)
     expectOneMessageEach(byFile(JSON.parse(result.stdout) as Result[]))
+  })
+
+  it('gets one message in remark, which lints the other files', () => {
+    const result = run(remarkBin, ['--no-config', '--use', 'planlint', '--no-color', '.planning'], root)
+    expect(result.stderr).not.toMatch(/crashed|Maximum call stack/)
+    const deep = result.stderr.slice(result.stderr.indexOf('01-03-PLAN.md'), result.stderr.indexOf('01-04-PLAN.md'))
+    expect(deep.match(/nested more than 64 levels deep/g)).toHaveLength(1)
+    expect(result.stderr).toMatch(/Elements nest more than 64 deep/)
+    expect(result.stderr).toContain('`autonomous` is `maybe`')
+    expect(result.code).toBe(1)
+  })
+
+  it('gets one message in the agent hook, which blocks on it rather than on a stack overflow', () => {
+    const payload = JSON.stringify({hook_event_name: 'PostToolUse', cwd: root, tool_input: {file_path: path.join(root, phase, '01-03-PLAN.md')}})
+    const result = run(process.execPath, [cliBin, 'hook'], root, payload)
+    expect({code: result.code, stderr: result.stderr}).toEqual({code: 0, stderr: ''})
+    const reason = (JSON.parse(result.stdout) as {reason: string}).reason
+    expect(reason).not.toMatch(/crashed|Maximum call stack/)
+    expect(reason.match(/nested more than 64 levels deep/g)).toHaveLength(1)
   })
 
   it('gets one message in ESLint, which lints the other files and exits 1, not 2', () => {

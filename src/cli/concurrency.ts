@@ -1,5 +1,10 @@
-import os from 'node:os'
-import {parentPort, Worker} from 'node:worker_threads'
+import {createRequire} from 'node:module'
+import type WorkerThreads from 'node:worker_threads'
+import type {Worker} from 'node:worker_threads'
+
+// Required when workers start (and `os` for `auto`): a run without `--concurrency`, the usual one, loads neither.
+const require = createRequire(import.meta.url)
+const workerThreads = () => require('node:worker_threads') as typeof WorkerThreads
 
 /** `--concurrency`: a number of worker threads, `auto`, or `off` (lint in the main thread), as in ESLint. */
 export type Concurrency = number | 'auto' | 'off'
@@ -19,7 +24,7 @@ const filesPerWorker = 50
  * one per 50 files.
  */
 export function workerCount(concurrency: Concurrency, files: number): number {
-  const count = concurrency === 'off' ? 1 : concurrency === 'auto' ? Math.min(os.availableParallelism() >> 1, Math.ceil(files / filesPerWorker)) : concurrency
+  const count = concurrency === 'off' ? 1 : concurrency === 'auto' ? Math.min((require('node:os') as typeof import('node:os')).availableParallelism() >> 1, Math.ceil(files / filesPerWorker)) : concurrency
   return count >= 2 && files >= 2 ? Math.min(count, files) : 0
 }
 
@@ -82,7 +87,7 @@ export function runInWorkers<Task, Result>(workerFile: URL, workerData: unknown,
     }
     if (batches.length === 0) return resolve([])
     for (let index = 0; index < Math.min(workers, batches.length); index++) {
-      const worker = new Worker(workerFile, {workerData})
+      const worker = new (workerThreads().Worker)(workerFile, {workerData})
       started.push(worker)
       worker.on('message', (answer: BatchAnswer<Result>) => {
         if ('error' in answer) return fail(new Error(answer.error))
@@ -101,7 +106,7 @@ export function runInWorkers<Task, Result>(workerFile: URL, workerData: unknown,
 
 /** The worker's side of `runInWorkers`: lints each batch it is given with `lintBatch`, until told to stop. */
 export function serveBatches<Task, Result>(lintBatch: (tasks: Task[]) => Promise<Result[]> | Result[]): void {
-  const port = parentPort
+  const port = workerThreads().parentPort
   if (!port) throw new Error('serveBatches runs in a worker thread')
   port.on('message', (message: BatchMessage<Task> | {stop: true}) => {
     if ('stop' in message) return port.close()

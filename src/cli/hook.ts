@@ -108,11 +108,12 @@ export async function runHook(input: string, io: CliIo): Promise<number> {
   if (plans.length === 0) return 0
   try {
     // Loaded only now: the hook runs after every file an agent writes, and most are not plans.
-    const [{lintEach, vfileOf, ProcessingFailure}, {toResults, ruleDocsUrl}] = await Promise.all([import('../lint.js'), import('../reporters/result.js')])
+    const [{lintEach, ProcessingFailure}, {resultOf, ruleDocsUrl}] = await Promise.all([import('../lint.js'), import('../reporters/result.js')])
     const results: Array<{name: string; result: LintResult}> = []
     try {
       await lintEach({paths: plans, cwd, silentlyIgnore: true}, (file) => {
-        for (const result of toResults([vfileOf(file, cwd)])) results.push({name: path.relative(cwd, result.filePath) || result.filePath, result})
+        const result = resultOf(file)
+        results.push({name: path.relative(cwd, result.filePath) || result.filePath, result})
       })
     } catch (error) {
       if (!(error instanceof ProcessingFailure)) throw error

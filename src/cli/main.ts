@@ -1,19 +1,18 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {parseArgs} from 'node:util'
-import picomatch from 'picomatch'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 import type {FixRun} from '../fix.js'
 import {cacheFilePath, cacheStrategies, ConfigurationKeys, defaultCacheLocation, LintCache, type CacheStrategy} from '../cache.js'
-import {isIgnoredNotice, lintEach, UsageError, vfileOf} from '../lint.js'
+import {isIgnoredNotice, lintEach, UsageError} from '../lint.js'
 import type {LintFinding} from '../session.js'
 import {parseConcurrency} from './concurrency.js'
 import type {PresetName} from '../presets/index.js'
-import {toResults, type LintResult} from '../reporters/result.js'
+import {ignoredWarning, resultOf, toResults, type LintResult} from '../reporters/result.js'
 import {version} from '../version.js'
 import {formatNames, help, presetNames} from './help.js'
-import {hasGlob} from './walk.js'
+import {hasGlob, loadPicomatch} from './walk.js'
 import {colorEnabled, hyperlinksEnabled, progressLine} from './terminal.js'
 
 interface FormatOptions {
@@ -173,7 +172,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       // File by file: each file's messages are kept, not its text.
       await lintEach({...lintOptions, cache, concurrency}, (file) => {
         linted.push(file.path)
-        results.push(...toResults([ignoredAsWarning(vfileOf(file, io.cwd))], values.quiet))
+        results.push(resultOf(file, values.quiet))
       })
       saveCache(cache, io)
     }
@@ -264,7 +263,7 @@ function writeReport(filePath: string, report: string): void {
 function ignoredAsWarning(file: VFile): VFile {
   for (const message of file.messages.filter((message: VFileMessage) => isIgnoredNotice(message))) {
     message.fatal = false
-    message.reason = 'File ignored because of a matching ignore pattern. Use `--no-warn-ignored` to suppress this warning'
+    message.reason = ignoredWarning
   }
   return file
 }
@@ -276,7 +275,7 @@ function unmatchedPath(linted: string[], paths: string[], cwd: string): string |
     const full = path.resolve(cwd, given)
     // A named file exists (the run checked); one that is ignored is reported (or skipped on purpose) all the same.
     if (!hasGlob(given) && (lintedPaths.has(full) || fs.statSync(full).isFile())) continue
-    const matches = hasGlob(given) ? picomatch(full, {dot: true}) : (file: string) => file === full || file.startsWith(full + path.sep)
+    const matches = hasGlob(given) ? loadPicomatch()(full, {dot: true}) : (file: string) => file === full || file.startsWith(full + path.sep)
     if (!linted.some((file) => matches(file))) return given
   }
   return undefined

@@ -1,7 +1,9 @@
 import fs from 'node:fs'
+import {createRequire} from 'node:module'
 import path from 'node:path'
-import ignoreModule, {type Ignore} from 'ignore'
-import picomatch from 'picomatch'
+import type ignoreModule from 'ignore'
+import type {Ignore} from 'ignore'
+import type picomatch from 'picomatch'
 import {childPath} from '../graph/tree-files.js'
 
 /** The size over which a file is not read or parsed, by default (`--max-file-size`; docs/cli.md). */
@@ -24,8 +26,13 @@ export interface WalkOptions {
 }
 
 /** Extensions of the files found in folders (a named file or a glob's match is read whatever its extension, as remark does). */
-// `ignore` is CommonJS: under NodeNext its default import is `module.exports`, whose `default` is the factory.
-const ignore = ignoreModule.default
+const require = createRequire(import.meta.url)
+
+// Both CommonJS, required on first use: most runs name no glob, and most trees have no `.remarkignore` (a one-file run pays for neither).
+/** picomatch, for globs. */
+export const loadPicomatch = () => require('picomatch') as typeof picomatch
+/** `ignore`'s factory: its `module.exports`, whose `default` is the factory. */
+const loadIgnore = () => (require('ignore') as typeof ignoreModule).default
 
 const extensions = new Set(['.md', '.markdown'])
 
@@ -68,7 +75,7 @@ export class RemarkIgnore {
     } catch {
       text = undefined
     }
-    if (text !== undefined) found = {folder, patterns: ignore().add(text)}
+    if (text !== undefined) found = {folder, patterns: loadIgnore()().add(text)}
     else if (path.dirname(folder) !== folder) found = this.nearest(path.dirname(folder))
     this.byFolder.set(folder, found)
     return found
@@ -183,6 +190,7 @@ export function* walk(options: WalkOptions): Generator<WalkEntry> {
 
   for (const given of options.paths) {
     if (hasGlob(given)) {
+      const picomatch = loadPicomatch()
       const {base} = picomatch.scan(given)
       const absoluteBase = path.resolve(options.cwd, base)
       const matcher = picomatch(given.split(path.sep).join('/'))

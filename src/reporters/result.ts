@@ -2,6 +2,7 @@ import path from 'node:path'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 import {docsUrl, suppressionDocsUrl} from '../docs-url.js'
+import type {LintedFile} from '../lint.js'
 import {planlintDataOf} from '../messages.js'
 import type {Severity} from '../rule.js'
 
@@ -47,42 +48,66 @@ export const editDescription = (edit: {text: string}) => `Replace with \`${edit.
 /** A file's path relative to `cwd`, with `/` on every platform (GitHub annotations, SARIF URIs). */
 export const portableRelativePath = (filePath: string, cwd: string) => path.relative(cwd, filePath).split(path.sep).join('/')
 
-function toLintMessage(message: VFileMessage): LintMessage {
-  const data = planlintDataOf(message)
-  const place = message.place
-  const start = place && 'start' in place ? place.start : place
-  const end = place && 'end' in place ? place.end : undefined
+/** What the CLI says of a named file that a `.remarkignore` ignores: ESLint's warning (remark's is an error). */
+export const ignoredWarning = 'File ignored because of a matching ignore pattern. Use `--no-warn-ignored` to suppress this warning'
+
+type Point = {line: number; column: number}
+type Edits = {fix?: {range: [number, number]; text: string}; suggestions?: Array<{range: [number, number]; text: string}>}
+
+function lintMessage(ruleId: string | null, severity: 1 | 2, message: string, start: Point | undefined, end: Point | undefined, edits: Edits): LintMessage {
   return {
-    ruleId: message.ruleId ?? null,
-    severity: message.fatal ? 2 : 1,
-    message: message.reason,
+    ruleId,
+    severity,
+    message,
     line: start?.line ?? 1,
     column: start?.column ?? 1,
     ...(end ? {endLine: end.line, endColumn: end.column} : {}),
-    ...(data.fix ? {fix: {range: data.fix.range, text: data.fix.text}} : {}),
-    ...(data.suggestions?.length
-      ? {suggestions: data.suggestions.map((edit) => ({desc: editDescription(edit), fix: {range: edit.range, text: edit.text}}))}
+    ...(edits.fix ? {fix: {range: edits.fix.range, text: edits.fix.text}} : {}),
+    ...(edits.suggestions?.length
+      ? {suggestions: edits.suggestions.map((edit) => ({desc: editDescription(edit), fix: {range: edit.range, text: edit.text}}))}
       : {})
+  }
+}
+
+function toLintMessage(message: VFileMessage): LintMessage {
+  const place = message.place
+  const start = place && 'start' in place ? place.start : place
+  const end = place && 'end' in place ? place.end : undefined
+  return lintMessage(message.ruleId ?? null, message.fatal ? 2 : 1, message.reason, start, end, planlintDataOf(message))
+}
+
+/** One file's result from its messages in report order; `quiet` keeps errors only, like ESLint. */
+function resultFrom(filePath: string, all: LintMessage[], quiet: boolean): LintResult {
+  const messages = all.filter((message) => !quiet || message.severity === 2).sort((a, b) => a.line - b.line || a.column - b.column)
+  const count = (severity: 1 | 2, fixable = false) => messages.filter((message) => message.severity === severity && (!fixable || message.fix)).length
+  return {
+    filePath,
+    messages,
+    errorCount: count(2),
+    warningCount: count(1),
+    fixableErrorCount: count(2, true),
+    fixableWarningCount: count(1, true)
   }
 }
 
 /** Turns linted files into results; `quiet` keeps errors only, like ESLint. */
 export function toResults(files: VFile[], quiet = false): LintResult[] {
-  return files.map((file) => {
-    const messages = file.messages
-      .filter((message) => message.fatal !== null && message.fatal !== undefined)
-      .map(toLintMessage)
-      .filter((message) => !quiet || message.severity === 2)
-      .sort((a, b) => a.line - b.line || a.column - b.column)
-    const count = (severity: 1 | 2, fixable = false) =>
-      messages.filter((message) => message.severity === severity && (!fixable || message.fix)).length
-    return {
-      filePath: path.resolve(file.cwd, file.path),
-      messages,
-      errorCount: count(2),
-      warningCount: count(1),
-      fixableErrorCount: count(2, true),
-      fixableWarningCount: count(1, true)
-    }
-  })
+  return files.map((file) =>
+    resultFrom(
+      path.resolve(file.cwd, file.path),
+      file.messages.filter((message) => message.fatal !== null && message.fatal !== undefined).map(toLintMessage),
+      quiet
+    )
+  )
+}
+
+/**
+ * A file as `lintEach` hands it over, as the CLI reports it: what `toResults`
+ * gives for its VFile (`vfileOf`), an ignored file being ESLint's warning,
+ * without making the VFile, so that a run the cache answers loads no vfile.
+ */
+export function resultOf(file: LintedFile, quiet = false): LintResult {
+  const messages = file.findings.map((finding) => lintMessage(finding.ruleId, finding.severity === 'error' ? 2 : 1, finding.message, finding.start, finding.end, finding))
+  if (file.notice) messages.push(lintMessage(null, 1, file.notice.kind === 'ignored' ? ignoredWarning : file.notice.message, undefined, undefined, {}))
+  return resultFrom(file.path, messages, quiet)
 }
