@@ -75,6 +75,8 @@ interface OpenFence {
   quoting: boolean
   /** For a quote: the line start of the bare fence that closes it, once asked (-1: the first bare fence, as CommonMark reads it). */
   closeAt?: number
+  /** Opened by a bare fence line (no info string). */
+  bare?: boolean
 }
 
 /**
@@ -116,7 +118,7 @@ function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): O
     const closes = innermost !== undefined && marker[0] === innermost.fence[0] && marker.length >= innermost.fence.length
     if (!innermost) {
       // ```` ```</action> ```` with no fence open closes the element, not opens code.
-      if (canOpen && !gluedCloseTag(rest)) open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info)})
+      if (canOpen && !gluedCloseTag(rest)) open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info), ...(info === '' ? {bare: true} : {})})
     } else if (closes && info === '') {
       if (innermost.quoting && open.length === 1) innermost.closeAt ??= quoteCloseLine(text, innermost.start, lineStart, marker[0], reach)
       if (innermost.closeAt !== undefined && innermost.closeAt !== -1 && innermost.closeAt !== lineStart) {
@@ -131,6 +133,14 @@ function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): O
       regions.push({range: [innermost.start, fenceEnd], kind: 'fenced', closed: true, glued: true})
     } else if (info !== '' && canOpen && open.some((outer) => outer.quoting)) {
       open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info)})
+    } else if (info !== '' && canOpen && open.length === 1 && innermost.bare && innermost.closeAt === undefined) {
+      // A bare fence's block that holds a fence with an info string may quote a document (a template with its code blocks).
+      const nested: OpenFence = {start: match.index, fence: marker, quoting: quotingInfo.test(info)}
+      innermost.closeAt = quoteCloseLine(text, innermost.start, lineStart, innermost.fence, reach, nested)
+      if (innermost.closeAt !== -1) {
+        innermost.quoting = true
+        open.push(nested)
+      }
     }
   }
   if (open.length > 0) regions.push({range: [open[0].start, text.length], kind: 'fenced', closed: false})
@@ -156,14 +166,23 @@ const leadingTag = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/
  * it, but the last before that line closes it. A quote holds what its author
  * put in it, so this reading wins even when CommonMark's pairs up too (it
  * would read the quoted document's middle as the plan's own text). Without
- * such a line, CommonMark's reading stays. Each line is read ahead for one
- * quote at most (`reach`), so a file of quotes costs one pass.
+ * such a line, CommonMark's reading stays. A bare fence's block is read
+ * the same way from the first fence with an info string in it (`first`, a
+ * block the quoted document opens). Each line is read ahead for one quote at
+ * most (`reach`), so a file of quotes costs one pass.
  */
-function quoteCloseLine(text: string, quoteStart: number, from: number, marker: string, reach: {until: number}): number {
+function quoteCloseLine(
+  text: string,
+  quoteStart: number,
+  from: number,
+  marker: string,
+  reach: {until: number},
+  first: OpenFence = {start: from, fence: marker, quoting: false}
+): number {
   if (quoteStart < reach.until) return -1
   const opened = new Map<string, number>()
-  /** Fences open in the author's reading, innermost last: the quote, and the block its first bare fence opened. */
-  const author: OpenFence[] = [{start: quoteStart, fence: marker, quoting: true}, {start: from, fence: marker, quoting: false}]
+  /** Fences open in the author's reading, innermost last: the quote, and the block the fence at `from` opened. */
+  const author: OpenFence[] = [{start: quoteStart, fence: marker, quoting: true}, first]
   let lastAtQuoteLevel = from
   const lines = lineRanges(text, quoteStart)
   lines.next()
