@@ -16,6 +16,12 @@ interface Options {
    * later workflow generation, which plans written by an older one lack.
    */
   requiredWithPhase: string[]
+  /**
+   * Keys of `required` a plan must have only when some plan of its planning
+   * tree has them: keys an early workflow template did not have, so a tree
+   * none of whose plans set one was written by that generation.
+   */
+  requiredWithTree: string[]
   /** Report an empty `requirements` list (GSD's planner: "MUST NOT be empty"). */
   emptyRequirements: boolean
 }
@@ -79,6 +85,7 @@ export default defineRule<Options>({
     required: ['phase', 'plan', 'type', 'wave', 'depends_on', 'files_modified', 'autonomous', 'must_haves'],
     types: [],
     requiredWithPhase: ['requirements'],
+    requiredWithTree: ['wave', 'autonomous', 'must_haves'],
     emptyRequirements: false
   },
   check({document, options, report, graph}) {
@@ -123,7 +130,8 @@ export default defineRule<Options>({
     const node = graph().planAt(document.path)
     const siblings = node ? graph().inDirectory(node.directory).filter((other) => other !== node && !other.summaryOnly) : []
     const generation = quick ? [] : options.requiredWithPhase.filter((key) => siblings.some((other) => other.keys.includes(key)))
-    const required = [...options.required.filter((key) => !(quick && quickTaskExempt.includes(key))), ...generation]
+    const ofTreeGeneration = (key: string) => !options.requiredWithTree.includes(key) || graph().plansSetKey(key)
+    const required = [...options.required.filter((key) => !(quick && quickTaskExempt.includes(key)) && ofTreeGeneration(key)), ...generation]
     const missing = required.filter((key) => !entries.has(key))
     if (missing.length > 0) {
       report({message: `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${codeList(missing)}; add ${missing.length === 1 ? 'it' : 'them'}`, range: opening})

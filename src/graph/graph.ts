@@ -270,6 +270,15 @@ export class PlanGraph {
     return this.memos.get(key) as T
   }
 
+  /**
+   * Whether some plan of the tree sets the frontmatter key: a key of a later
+   * GSD template (`wave`, `autonomous`, `must_haves`) that no plan sets marks
+   * a tree written by a generation that did not have it.
+   */
+  plansSetKey(key: string): boolean {
+    return this.memo('plan-keys', () => new Set(this.nodes.filter((node) => !node.summaryOnly).flatMap((node) => node.keys))).has(key)
+  }
+
   /** The plans and summaries of one folder. */
   inDirectory(directory: string): readonly PlanNode[] {
     return this.byDirectory.get(directory) ?? []
