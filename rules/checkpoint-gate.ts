@@ -1,7 +1,10 @@
 import {closestFirst, onlyNearMiss} from '../src/distance.js'
-import {attribute} from '../src/model/markup.js'
+import {attribute, descendants} from '../src/model/markup.js'
 import {attributeRemovalRange, codeList, taskType, taskTypes} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
+
+/** Elements that speak to a person: a task carrying one was meant to stop for them. */
+const personElements = new Set(['human-check', 'how-to-verify', 'what-built', 'what-to-do', 'resume-signal'])
 
 interface Options {
   /** The `gate` values to accept. */
@@ -35,13 +38,25 @@ export default defineRule<Options>({
       if (!type.toLowerCase().startsWith('checkpoint')) {
         // The executor honours `blocking-human` on a tracer task: it stops after the tracer for a person.
         if (type === 'tracer' && value === 'blocking-human') continue
+        const removal = {range: attributeRemovalRange(document, gate.range), text: ''}
+        const asksPerson = type === 'tracer' ? undefined : descendants(task).find((element) => personElements.has(element.name))
+        if (asksPerson) {
+          // Removing the gate would hide that the author meant a stop; which checkpoint it becomes is theirs to say.
+          report({
+            message: `\`gate\` does not stop this \`${type}\` task, but the task asks a person to look (\`<${asksPerson.name}>\`): make it a \`checkpoint:*\` task, or remove the gate if nobody needs to`,
+            range: gate.range,
+            suggestions: [removal],
+            severity: 'warning'
+          })
+          continue
+        }
         report({
           message:
             type === 'tracer'
               ? `\`gate="${value}"\` does nothing on a \`tracer\` task (only \`blocking-human\` does: it stops for a person after the tracer); remove it`
               : `\`gate\` does nothing on this \`${type}\` task (only checkpoints stop); remove it`,
           range: gate.range,
-          fix: {range: attributeRemovalRange(document, gate.range), text: ''},
+          fix: removal,
           severity: 'warning'
         })
         continue

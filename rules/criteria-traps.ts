@@ -1,9 +1,9 @@
 import type {PlanDocument} from '../src/model/document.js'
 import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
-import {elementsNamed, lineOf} from '../src/plan.js'
+import {elementsNamed, lineOf, taskOf} from '../src/plan.js'
 import {defineRule, type Severity} from '../src/rule.js'
-import {allowListed, countsMatches, grepCalls, shellSegments, shellView} from '../src/shell.js'
+import {allowListed, countsMatches, grepCalls, hasOption, shellSegments, shellView, type GrepCall} from '../src/shell.js'
 import {countUpTo} from '../src/sorted.js'
 
 type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
@@ -75,6 +75,81 @@ function lineComparisons(segment: string): string[] {
   return numbers
 }
 
+/** Words after a count that make it a lower bound: "= 4 minimum", "= 4 or more", "= 4+". */
+const lowerBound = /^(?:\+|\s*\(?(?:min(?:imum)?\b|or more\b|or greater\b|at least\b))/i
+
+/**
+ * Words after a count that say it was measured as it stands ("= 4 (unchanged
+ * from the baseline)"): a count of lines read off the same grep, not a guess
+ * at matches.
+ */
+const keepsBaseline = /^[^\n]*?\b(?:unchanged|baseline|as before|same as before)\b/i
+
+/** A bound (`≥ 12`, `>= 1`, `-ge 2`, "at least") between a grep and a later `= N`: that later number is prose ("3 × 4 = 12"), not the comparison. */
+function boundedBefore(segment: string, call: GrepCall | undefined, index: number): boolean {
+  return call !== undefined && /[≥≤]|>=|<=|-(?:ge|gt|le|lt)\b|\bat (?:least|most)\b|\b(?:more|fewer|less) than\b/i.test(segment.slice(call.patternEnd, index))
+}
+
+/** The counting grep whose comparison is at `index`: the last one before it. */
+function countOf(calls: GrepCall[], index: number): GrepCall | undefined {
+  return calls.filter((call) => countsMatches(call.options) && call.patternEnd <= index).pop()
+}
+
+/**
+ * Whether a count of `count` lines is a count of matches too: the pattern
+ * matches whole lines (`-x`) or is anchored at the line start (`'^\s+(a|b)$'`,
+ * `'^[[:space:]]*@Test'`), or it
+ * is an alternation of `count` distinct alternatives, each named line once
+ * (`'def test_a|def test_b'` == 2).
+ */
+function linesAreMatches(call: GrepCall | undefined, count: number): boolean {
+  if (!call) return false
+  if (hasOption(call.options, 'x') || /--line-regexp\b/.test(call.options)) return true
+  const pattern = call.pattern
+  // A line has one start: a pattern anchored there matches at most once per line.
+  if (pattern.startsWith('^')) return true
+  const extended = hasOption(call.options, 'E') || hasOption(call.options, 'P') || /--extended-regexp\b|--perl-regexp\b/.test(call.options)
+  const alternatives = topLevelAlternatives(pattern, extended ? '|' : '\\|')
+  return alternatives.length === count && new Set(alternatives).size === count && alternatives.every((alternative) => /\w/.test(alternative))
+}
+
+/**
+ * A pattern's alternatives at the outermost level (`a|b|(c|d)` is `a`, `b`,
+ * `(c|d)`), after one group that wraps the whole pattern; `bar` is `|` in an
+ * extended pattern, `\|` in a basic one. One pass over the pattern.
+ */
+function topLevelAlternatives(pattern: string, bar: '|' | '\\|'): string[] {
+  const open = bar === '|' ? '(' : '\\('
+  const close = bar === '|' ? ')' : '\\)'
+  let body = pattern
+  if (body.startsWith(open) && body.endsWith(close) && groupCloses(body, open, close) === body.length - close.length) body = body.slice(open.length, -close.length)
+  const alternatives: string[] = []
+  let depth = 0
+  let start = 0
+  for (let index = 0; index < body.length; index++) {
+    if (body.startsWith(open, index)) depth++
+    else if (body.startsWith(close, index)) depth--
+    else if (depth === 0 && body.startsWith(bar, index)) {
+      alternatives.push(body.slice(start, index))
+      start = index + bar.length
+    }
+    if (body[index] === '\\') index++
+  }
+  alternatives.push(body.slice(start))
+  return alternatives.length > 1 ? alternatives : []
+}
+
+/** Where the group opened at the start of `text` closes. */
+function groupCloses(text: string, open: string, close: string): number {
+  let depth = 0
+  for (let index = 0; index < text.length; index++) {
+    if (text.startsWith(open, index)) depth++
+    else if (text.startsWith(close, index) && --depth === 0) return index
+    if (text[index] === '\\') index++
+  }
+  return -1
+}
+
 /** Commands that succeed on any input, so a pipeline ending in one reports success whatever came before. */
 const alwaysSucceeds = /^`?(?:wc|head|tail|sort|uniq|cat|tee|cut|tr|awk|sed)\b/
 
@@ -96,14 +171,22 @@ function swallowsGitFailure(segment: string, gitIndex: number, pipe: number, com
 }
 
 /** The traps in one `&&`/`||` segment of a check. */
-function trapsIn(segment: string, commandZone: boolean): Array<Omit<Found, 'range'> & {index: number; length: number}> {
+function trapsIn(segment: string, commandZone: boolean, committed: boolean): Array<Omit<Found, 'range'> & {index: number; length: number}> {
   const traps: Array<Omit<Found, 'range'> & {index: number; length: number}> = []
   const calls = grepCalls(segment)
   if (calls.some((call) => countsMatches(call.options))) {
     // A number in the text a grep looks for (`grep -c "LIMIT = 5" f`) is not the count it expects; quotes count as the pattern's.
     const inPattern = (index: number, length: number) =>
       calls.some((call) => index < call.patternEnd + 1 && index + length > call.patternStart - 1)
-    const exact = exactCounts(segment).find((candidate) => candidate.count >= 2 && !inPattern(candidate.index, candidate.length))
+    const exact = exactCounts(segment).find(
+      (candidate) =>
+        candidate.count >= 2 &&
+        !inPattern(candidate.index, candidate.length) &&
+        !lowerBound.test(segment.slice(candidate.index + candidate.length, candidate.index + candidate.length + 24)) &&
+        !keepsBaseline.test(segment.slice(candidate.index + candidate.length, candidate.index + candidate.length + 80)) &&
+        !boundedBefore(segment, countOf(calls, candidate.index), candidate.index) &&
+        !linesAreMatches(countOf(calls, candidate.index), candidate.count)
+    )
     if (exact) {
       traps.push({
         trap: 'R1',
@@ -154,7 +237,8 @@ function trapsIn(segment: string, commandZone: boolean): Array<Omit<Found, 'rang
   } else {
     const diff = /\bgit\s+diff\b([^`\n|;&<>]*)/.exec(segment)
     const rest = diff?.[1].trim()
-    if (diff && (rest === '' || /^-{1,2}[A-Za-z-]+$/.test(rest!))) {
+    // A task's checks run before its commit, so a bare `git diff` sees its change, unless its action commits first.
+    if (diff && committed && (rest === '' || /^-{1,2}[A-Za-z-]+$/.test(rest!))) {
       traps.push({
         trap: 'R6',
         index: diff.index,
@@ -198,8 +282,9 @@ export default defineRule({
           break
         }
       }
+      const committed = elementsNamed(taskOf(element), 'action').some((action) => /\bgit\s+commit\b/.test(view.slice(...action.contentRange)))
       for (const segment of shellSegments(zone, start)) {
-        for (const trap of trapsIn(segment.text, !prose)) {
+        for (const trap of trapsIn(segment.text, !prose, committed)) {
           found.push({...trap, range: [segment.start + trap.index, segment.start + trap.index + trap.length]})
         }
       }

@@ -1,15 +1,16 @@
 import path from 'node:path'
 import {child, descendants, type Element} from '../src/model/markup.js'
-import {blankTags, contentOf, normalizePath, plainText, pathEntries} from '../src/plan.js'
+import {blankTags, normalizePath, plainText, pathEntries} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 import {
   allowListed,
-  comparesWithZero,
-  countsMatches,
-  grepCalls,
-  invertsMatch,
+  blankRanges,
+  commitMessages,
+  grepTarget,
   isRegionScoped,
-  negatesGrep,
+  namesOldText,
+  negativeGrepPatterns,
+  negativeGreps,
   patternOccursIn,
   shellSegments,
   shellView
@@ -21,14 +22,18 @@ interface TaskFacts {
   task: Element
   name: string
   files: string[]
-  /** What the task requires: its `<action>` and `<acceptance_criteria>`. */
+  /**
+   * What the task requires: its `<action>` and `<acceptance_criteria>`,
+   * without its commit messages and the patterns of its own negative greps
+   * (a ban run again as a precondition agrees with the ban).
+   */
   requires: string
 }
 
 /** Elements whose commands gate a task. `<automated>` sits inside `<verify>`, so it is read with it. */
 const gateElements = new Set(['verify', 'acceptance_criteria'])
 
-function factsOf(document: PlanDocument, task: Element): TaskFacts {
+function factsOf(document: PlanDocument, view: string, task: Element): TaskFacts {
   const files = child(task, 'files')
   const name = child(task, 'name')
   return {
@@ -37,35 +42,18 @@ function factsOf(document: PlanDocument, task: Element): TaskFacts {
     files: files ? pathEntries(document, files).map((entry) => normalizePath(entry.path)) : [],
     requires: descendants(task)
       .filter((element) => element.name === 'action' || element.name === 'acceptance_criteria')
-      .map((element) => contentOf(document, element))
+      .map((element) => {
+        const [start, end] = element.contentRange
+        const text = view.slice(start, end)
+        return blankRanges(text, [...commitMessages(text), ...negativeGrepPatterns(text)])
+      })
       .join('\n')
   }
 }
 
-/** The file a negative grep reads: the argument after the pattern, else a `cat`/`tac` producer or a `<` redirect. */
-function fileArgument(segment: string, rest: string, isFile: (token: string) => boolean): string | undefined {
-  const candidates = [
-    /^\s+([^\s'"|>&;$()[\]]+)/.exec(rest)?.[1],
-    /\b(?:cat|tac)\s+([^\s'"|>&;()]+)/.exec(segment)?.[1],
-    /<\s*([^\s'"|>&;()]+)/.exec(segment)?.[1]
-  ]
-  return candidates.find((token) => token !== undefined && isFile(token))
-}
-
-/** A line that names old text to take away ("Replace X with Y", "remove X", "X → Y"), not text the task needs. */
-const replaces = /\b(replace[sd]?|replacing|remove[sd]?|removing|delete[sd]?|deleting|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from)\b|→/i
-
-/**
- * The same words in the other languages plans are written in, by stem:
- * Spanish and Portuguese (reemplazar, sustituir, substituir, eliminar, borrar,
- * remover), French (remplacer, supprimer), German (ersetzen, entfernen,
- * löschen), Russian (заменить, удалить), Chinese and Japanese.
- */
-const replacesElsewhere = /\b(?:reemplaz|sustitu|substitu|elimin|borr[aeoá]|remov|remplac|supprim|ersetz|entfern|lösch)|замен|удал|替换|替代|删除|删掉|移除|去掉|去除|置き換|削除/i
-
 /** Whether a task's text needs a pattern: some line holds it other than as the text to replace. */
 function needs(requires: string, pattern: string): boolean {
-  return requires.split('\n').some((line) => !replaces.test(line) && !replacesElsewhere.test(line) && patternOccursIn(pattern, line))
+  return requires.split('\n').some((line) => !namesOldText(line) && patternOccursIn(pattern, line))
 }
 
 /**
@@ -84,7 +72,7 @@ export default defineRule({
     if (document.tasks.length < 2) return
     const view = shellView(document.text)
     const allowed = allowListed(view, 'planner-region-allow')
-    const tasks = document.tasks.map((task) => factsOf(document, task))
+    const tasks = document.tasks.map((task) => factsOf(document, view, task))
     const known = new Set(tasks.flatMap((facts) => facts.files))
     // A path has a separator or an extension, or is a file some task lists (`Dockerfile`); globs are not resolvable.
     const isFile = (token: string) =>
@@ -100,11 +88,9 @@ export default defineRule({
         for (const segment of shellSegments(text, start)) {
           if (!/grep/.test(segment.text) || isRegionScoped(segment.text)) continue
           // Each grep is read with its own command: `test "$(grep -c 'A' f)" = 0; test "$(grep -c 'B' f)" -ge 1` bans only A.
-          for (const call of grepCalls(segment.text)) {
-            const negated = negatesGrep(call.command)
-            if (!negated && !comparesWithZero(call.command)) continue
-            if (invertsMatch(call.options) || (!negated && !countsMatches(call.options)) || allowed.has(call.pattern)) continue
-            const file = fileArgument(call.command, call.rest, isFile)
+          for (const call of negativeGreps(segment.text)) {
+            if (allowed.has(call.pattern)) continue
+            const file = grepTarget(call, isFile)
             if (file) bans.push({facts, pattern: call.pattern, file, range: [segment.start + call.patternStart, segment.start + call.patternEnd]})
           }
         }

@@ -1,10 +1,10 @@
-import {elementsNamed, lineOf} from '../src/plan.js'
+import path from 'node:path'
+import {child, type Element} from '../src/model/markup.js'
+import type {PlanDocument} from '../src/model/document.js'
+import {elementsNamed, lineOf, normalizePath, pathCovers, pathEntries} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
-import {allowListed, comparesWithZero, countsMatches, grepCalls, invertsMatch, negativeGrepCommands, shellSegments, shellView, type GrepCall} from '../src/shell.js'
+import {allowListed, endOfLine, grepCalls, grepTarget, invertsMatch, isRegionScoped, namesOldText, negativeGrepPatterns, negativeGreps, shellSegments, shellView, type NegativeForm} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
-
-/** A `! grep` at a command boundary: the check passes only when nothing matches. */
-const negatedGrep = /(?:^|[;(`]|\bthen|\bdo)\s*!\s*(?=grep\s+-)/
 
 /** A grep pattern that matches comment lines: a comment opener anchored at the line start, after optional blanks. */
 const commentLines = /^\^(?:\\s\*|\[\[:space:\]\]\*|\[ \\t\]\*| \*)?\(?(?:\/\/|#|\\\*|\/\\\*|--)/
@@ -15,20 +15,10 @@ function dropsComments(segment: string): boolean {
 }
 
 /**
- * The greps of a segment that must find nothing: counting ones compared with
- * zero (`grep -c 'X' f == 0`, not inverted with `-v`), or a negated one
- * (`! grep -q 'X' f`, whose `-v` would also invert it).
+ * A line that tells the executor to leave the literal alone ("do not touch
+ * X in Task 1", "leave X as it is"): a scope note, not text to write.
  */
-function negativeGreps(segment: string): {calls: GrepCall[]; form: string} {
-  if (/grep\s+-/.test(segment) && comparesWithZero(segment)) {
-    // Each count with its own comparison: "`grep -c 'A' f` returns 0; `grep -c 'B' f` returns 1" bans only A.
-    const counting = grepCalls(segment).filter((call) => countsMatches(call.options) && !invertsMatch(call.options) && comparesWithZero(call.command))
-    if (counting.length > 0) return {calls: counting, form: 'grep -c … == 0'}
-  }
-  const negation = negatedGrep.exec(segment)
-  const first = negation ? grepCalls(segment.slice(negation.index + negation[0].length))[0] : undefined
-  return {calls: first && !invertsMatch(first.options) ? [first] : [], form: '! grep …'}
-}
+const leavesAlone = /\b(?:do not|don't|never)\s+(?:touch|modify|edit|change)\b|\bleave\b[^\n.]{0,60}\b(?:alone|as is|as-is|untouched|unchanged|in place)\b|\b(?:untouched|unchanged)\b/i
 
 /**
  * A literal that a check negative-greps for (`grep -c 'X' file == 0`) must
@@ -47,28 +37,36 @@ export default defineRule({
     const view = shellView(document.text)
     const allowed = allowListed(view, 'planner-discipline-allow')
     const bodyStart = document.frontmatter?.range[1] ?? 0
-    const gates = new Map<string, {quoted: boolean; line: number; form: string}>()
+    const tasks = document.tasks.map((task) => ({task, files: filesOf(document, task)}))
+    const gates = new Map<string, Gate>()
     for (const segment of shellSegments(view.slice(bodyStart), bodyStart)) {
-      const {calls, form} = negativeGreps(segment.text)
-      if (calls.length > 0 && dropsComments(segment.text)) continue
+      const calls = negativeGreps(segment.text)
+      // A gate that reads only part of the file (`grep -A 4 'def x' f | grep -c X`) may never see the echo.
+      if (calls.length > 0 && (dropsComments(segment.text) || isRegionScoped(segment.text))) continue
       // An unquoted word is only a candidate when the segment has no quoted pattern (GSD's rule).
       const quoted = calls.some((call) => call.quoted)
+      const owner = tasks.find(({task}) => task.range[0] <= segment.start && segment.start < task.range[1])?.task
       for (const call of calls) {
+        if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern)) continue
+        const scope = {task: owner, file: grepTarget(call, (token) => !token.startsWith('-'))}
+        const known = gates.get(call.pattern)
         // A quoted gate of the literal wins over an unquoted one met before it: the literal's extent is then known.
-        if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || (gates.has(call.pattern) && (!quoted || gates.get(call.pattern)?.quoted))) continue
-        gates.set(call.pattern, {quoted, line: lineOf(document, segment.start), form})
+        if (known && (known.quoted || !quoted)) known.scopes.push(scope)
+        else gates.set(call.pattern, {quoted, line: lineOf(document, segment.start), form: call.form, scopes: [scope, ...(known?.scopes ?? [])]})
       }
     }
     if (gates.size === 0) return
-    const actions = document.tasks.flatMap((task) => elementsNamed(task, 'action'))
-    const zones = actions.map((action) => {
-      const [start, end] = action.contentRange
-      // A negative grep command pasted into the action is not an echo of its own literal.
-      const excluded: Range[] = negativeGrepCommands(view.slice(start, end)).map(([from, to]) => [start + from, start + to])
-      return {start, end, excluded}
-    })
+    const zones = tasks.flatMap(({task, files}) =>
+      elementsNamed(task, 'action').map((action) => {
+        const [start, end] = action.contentRange
+        // A negative grep pasted into the action is not an echo of its own literal.
+        const excluded: Range[] = negativeGrepPatterns(view.slice(start, end), start)
+        return {task, files, start, end, excluded}
+      })
+    )
     for (const [literal, gate] of gates) {
-      const echo = firstEcho(view, literal, zones)
+      // An echo matters only where the executor may write it into the file the gate reads.
+      const echo = firstEcho(view, literal, zones.filter((zone) => gate.scopes.some((scope) => writesInto(zone, scope))))
       if (echo === undefined) continue
       const range: Range = [echo, echo + literal.length]
       if (gate.quoted) {
@@ -87,11 +85,41 @@ export default defineRule({
   }
 })
 
-/** The first place `literal` occurs in an action, outside pasted negative-grep commands. */
+interface Gate {
+  quoted: boolean
+  line: number
+  form: NegativeForm
+  /** Where the literal is banned: the task whose check it is (none for a plan-level check) and the file it reads, when known. */
+  scopes: Array<{task: Element | undefined; file: string | undefined}>
+}
+
+function filesOf(document: PlanDocument, task: Element): string[] {
+  const files = child(task, 'files')
+  return files ? pathEntries(document, files).map((entry) => normalizePath(entry.path)) : []
+}
+
+/**
+ * Whether a task's action may put text into the file a gate reads: it is the
+ * gate's own task, or one of its `<files>` is that file, lies in that folder or
+ * glob, or covers it; or either side is unknown (no `<files>`, no file argument).
+ */
+function writesInto(zone: {task: Element; files: string[]}, scope: Gate['scopes'][number]): boolean {
+  const target = scope.file
+  if (scope.task === zone.task || target === undefined || zone.files.length === 0 || ['.', './'].includes(target)) return true
+  return zone.files.some((file) => pathCovers(target, file) || pathCovers(file, target) || (!target.includes('/') && path.posix.basename(file) === target))
+}
+
+/**
+ * The first place `literal` occurs in an action, outside pasted negative
+ * greps and outside lines that name it only as what to take away ("delete
+ * the line X") or to leave alone ("do not touch X in Task 1").
+ */
 function firstEcho(view: string, literal: string, zones: Array<{start: number; end: number; excluded: Range[]}>): number | undefined {
   for (const zone of zones) {
     for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {
-      if (!zone.excluded.some(([start, end]) => at >= start && at < end)) return at
+      if (zone.excluded.some(([start, end]) => at >= start && at < end)) continue
+      const line = view.slice(Math.max(zone.start, view.lastIndexOf('\n', at) + 1), Math.min(zone.end, endOfLine(view, at)))
+      if (!namesOldText(line) && !leavesAlone.test(line)) return at
     }
   }
   return undefined

@@ -2,12 +2,11 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {VFile} from 'vfile'
-import type {VFileMessage} from 'vfile-message'
 import {applyEdits} from './edits.js'
 import {planNodeFromText} from './graph/graph.js'
-import {lintFiles, planlintDataOf, type LintOptions} from './lint.js'
+import {lintEach, vfileOf, type LintedFile, type LintOptions} from './lint.js'
 import type {Edit} from './rule.js'
-import {LintSession} from './session.js'
+import {LintSession, type FixesFirst, type LintFinding} from './session.js'
 
 /** ESLint's limit: a file whose fixes keep producing new fixes stops after this many passes. */
 export const maxFixPasses = 10
@@ -42,15 +41,15 @@ export interface FixRun {
   fixed: FixedFile[]
 }
 
-const absolutePathOf = (file: VFile) => path.resolve(file.cwd, file.path)
+/** Whether the run applies a rule's fixes (`--rule`). */
+const wantsRule = (options: FixOptions, ruleId: string) => !options.rules?.length || options.rules.includes(ruleId)
 
-/** The fixes of a file's messages that the run may apply. */
-function fixesOf(file: VFile, options: FixOptions): Edit[] {
-  const wanted = (message: VFileMessage) =>
-    message.source === 'planlint' &&
-    (!options.rules?.length || options.rules.includes(message.ruleId ?? '')) &&
-    (!options.errorsOnly || message.fatal === true)
-  return file.messages.filter(wanted).flatMap((message) => planlintDataOf(message).fix ?? [])
+/** Whether the run applies a finding's fix: one of its rules, and an error under `--quiet`. */
+const wantsFix = (options: FixOptions, finding: LintFinding) => wantsRule(options, finding.ruleId) && (!options.errorsOnly || finding.severity === 'error')
+
+/** The fixes of a file's findings that the run may apply. */
+function fixesOf(file: LintedFile, options: FixOptions): Edit[] {
+  return file.findings.flatMap((finding) => (finding.fix && wantsFix(options, finding) ? [finding.fix] : []))
 }
 
 /** planlint's temporary files: `.<name>.planlint-<pid>-<random>`, beside the file they replace. */
@@ -191,41 +190,53 @@ function graphFacts(filePath: string, text: string): string {
  * each changed file atomically. Safety (no code blocks, YAML that still
  * parses, the file's own line endings) is checked on every edit before it is
  * offered at all (`src/edits.ts`).
+ *
+ * Each lint runs the rules that fix first, and the others only on a text
+ * that has no fix left to apply (`FixesFirst`): a file with fixes is linted
+ * by every rule once, on its fixed text, and by the fixing rules once more
+ * per pass. Files stay findings until the end; only the files handed back
+ * become `VFile`s.
  */
 export async function fixFiles(given: FixOptions): Promise<FixRun> {
-  const options = {...given, session: given.session ?? new LintSession()}
-  const current = new Map<string, VFile>()
-  for (const file of await lintFiles(options)) current.set(absolutePathOf(file), file)
+  const cwd = given.cwd ?? process.cwd()
+  const session = given.session ?? new LintSession()
+  const fixesFirst: FixesFirst = {rules: (rule) => rule.fixable === 'fix' && wantsRule(given, rule.id), wanted: (finding) => wantsFix(given, finding)}
+  const lint = async (paths: LintOptions['paths'], last = false) => {
+    const linted: LintedFile[] = []
+    await lintEach({...given, session, paths, fixesFirst: last ? undefined : fixesFirst}, (file) => linted.push(file))
+    return linted
+  }
+  const inMemory = (file: LintedFile) => new VFile({path: file.path, cwd, value: file.text})
+  const current = new Map<string, LintedFile>()
+  for (const file of await lint(given.paths)) current.set(file.path, file)
   const fixed = new Map<string, FixedFile>()
   let pending = [...current.values()]
   for (let pass = 1; pass <= maxFixPasses && pending.length > 0; pass++) {
-    const changed: VFile[] = []
+    const changed: LintedFile[] = []
     for (const file of pending) {
-      const filePath = absolutePathOf(file)
-      const before = String(file.value)
-      const {text, applied} = applyEdits(before, fixesOf(file, options))
+      const {text, applied} = applyEdits(file.text, fixesOf(file, given))
       if (applied.length === 0) continue
       // The first pass that changes a file sees it as it was.
-      const entry = fixed.get(filePath) ?? {path: filePath, before, after: text, edits: 0, passes: 0, written: false}
-      fixed.set(filePath, {...entry, after: text, edits: entry.edits + applied.length, passes: pass})
-      // An absolute path: VFile sets `path` before `cwd`, so a relative one would resolve against the process's.
-      changed.push(new VFile({path: filePath, cwd: file.cwd, value: text}))
+      const entry = fixed.get(file.path) ?? {path: file.path, before: file.text, after: text, edits: 0, passes: 0, written: false}
+      fixed.set(file.path, {...entry, after: text, edits: entry.edits + applied.length, passes: pass})
+      changed.push({path: file.path, text, findings: []})
     }
     if (changed.length === 0) break
     // The other plans see a fixed plan as it now is (a wave fix moves the plans after it), and are re-linted when its graph facts changed.
     let graphMoved = false
     for (const file of changed) {
-      const filePath = absolutePathOf(file)
-      graphMoved ||= graphFacts(filePath, String(current.get(filePath)?.value ?? '')) !== graphFacts(filePath, String(file.value))
-      options.session.openDocument(filePath, String(file.value))
+      graphMoved ||= graphFacts(file.path, current.get(file.path)?.text ?? '') !== graphFacts(file.path, file.text)
+      session.openDocument(file.path, file.text)
     }
-    const changedPaths = new Set(changed.map(absolutePathOf))
-    const unchanged = graphMoved ? [...current.values()].filter((file) => !changedPaths.has(absolutePathOf(file))) : []
-    const relinted = await lintFiles({...options, paths: [...changed, ...unchanged.map((file) => new VFile({path: absolutePathOf(file), cwd: file.cwd, value: String(file.value)}))]})
-    for (const file of relinted) current.set(absolutePathOf(file), file)
+    const changedPaths = new Set(changed.map((file) => file.path))
+    const unchanged = graphMoved ? [...current.values()].filter((file) => !changedPaths.has(file.path) && !file.notice) : []
+    // The last pass's lint is a whole one even where fixes are left: its findings are what the run reports.
+    const relinted = await lint([...changed, ...unchanged].map(inMemory), pass === maxFixPasses)
+    for (const file of relinted) current.set(file.path, file)
     pending = relinted
   }
-  if (options.dryRun) return {files: [...current.values()], fixed: [...fixed.values()]}
+  const files = () => [...current.values()].map((file) => vfileOf(file, cwd))
+  if (given.dryRun) return {files: files(), fixed: [...fixed.values()]}
   removeStaleTemporaries(new Set([...current.keys()].map((filePath) => path.dirname(filePath))))
   let graphChanged = false
   for (const [filePath, entry] of fixed) {
@@ -240,11 +251,9 @@ export async function fixFiles(given: FixOptions): Promise<FixRun> {
   const failed = [...fixed.values()].filter((entry) => !entry.written).map((entry) => entry.path)
   if (graphChanged || failed.length > 0) {
     // Cross-file messages of the other plans depend on what was written; unwritten files are as they were.
-    options.session.invalidate()
+    session.invalidate()
     const again = graphChanged ? [...current.keys()] : failed
-    for (const file of await lintFiles({...options, paths: again})) {
-      current.set(absolutePathOf(file), file)
-    }
+    for (const file of await lint(again, true)) current.set(file.path, file)
   }
-  return {files: [...current.values()], fixed: [...fixed.values()]}
+  return {files: files(), fixed: [...fixed.values()]}
 }

@@ -13,7 +13,7 @@ import {planningRootOf} from './graph/tree-files.js'
 import {addMessage} from './messages.js'
 import type {PresetName} from './presets/index.js'
 import type {RunSettings} from './rule.js'
-import type {LintFinding, LintSession} from './session.js'
+import type {FixesFirst, LintFinding, LintSession} from './session.js'
 
 // Only what a run that the cache answers needs is imported here; the session,
 // the document model and the rules are loaded when the first file must be linted.
@@ -45,6 +45,8 @@ export interface LintOptions {
   cache?: {store: LintCache<LintFinding[]>; keys: ConfigurationKeys}
   /** `--concurrency`: lint the files found by the walk in worker threads (see `src/cli/concurrency.ts`); in this thread when absent. */
   concurrency?: Concurrency
+  /** The fix loop's order: the rules that fix first, and only those while one of them has a fix to apply (`src/fix.ts`). */
+  fixesFirst?: FixesFirst
 }
 
 /** What a run needs to lint a file in a worker thread: the options that say how, without the session and callbacks. */
@@ -149,7 +151,7 @@ function fileLinter(options: Omit<LintOptions, 'paths'>, cwd: string, session: L
         `the configuration of ${path.relative(cwd, filePath)} (${config.source}) turns on no planlint rule, so nothing was checked; add planlint to its plugins`
       )
     }
-    const lint = () => (run.rules.length > 0 || run.suppressions > 0 ? session.lint(filePath, text, {...run, settings}) : [])
+    const lint = () => (run.rules.length > 0 || run.suppressions > 0 ? session.lint(filePath, text, {...run, settings, fixesFirst: options.fixesFirst}) : [])
     return {path: filePath, text, findings: reads ? session.recordReads(reads, lint) : lint()}
   }
   return {

@@ -34,8 +34,17 @@ export function checkMustHavesShape(document: PlanDocument, mustHaves: YAMLMap, 
       report({message: '`exports` lists the names the file must export (`exports: ["GET", "POST"]`)', range: rangeOf(exports) ?? range})
     }
     const contains = item.get('contains', true)
-    if (contains !== undefined && !(isScalar(contains) && typeof contains.value === 'string' && contains.value.trim() !== '')) {
-      report({message: '`contains` is the text or pattern the file must contain (`contains: "model Message"`)', range: rangeOf(contains) ?? range})
+    if (isSeq(contains)) {
+      // `verify artifacts` checks `fileContent.includes(contains)`: its own YAML reader makes a block list an array (joined by commas) and skips a flow list.
+      const joined = contains.items.slice(0, 2).map((pattern) => String(isScalar(pattern) ? pattern.value : pattern)).join(',') + (contains.items.length > 2 ? ',…' : '')
+      report({
+        message: contains.flow
+          ? '`contains` is one text: GSD\'s verifier does not read a `[…]` list, so nothing is checked; keep one text here (one artifact entry per pattern)'
+          : `\`contains\` is one text: GSD's verifier looks for a list's items joined by commas (\`${joined}\`), which the file will not hold, and calls the artifact a stub; keep one text here (one artifact entry per pattern)`,
+        range: rangeOf(contains) ?? range
+      })
+    } else if (contains !== undefined && !(isScalar(contains) && typeof contains.value === 'string')) {
+      report({message: '`contains` is the text the file must contain (`contains: "model Message"`)', range: rangeOf(contains) ?? range})
     }
   }
   const keyLinks = mustHaves.get('key_links', true)

@@ -9,7 +9,7 @@ import {planningRootOf} from './graph/tree-files.js'
 import type {Frontmatter} from './model/frontmatter.js'
 import {buildDocument, documentOfTree, type PlanDocument} from './model/document.js'
 import type {Point, Range} from './model/text.js'
-import {docsUrl, runRule, type Finding, type RuleDefinition, type RunSettings, type Severity} from './rule.js'
+import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition, type RunSettings, type Severity} from './rule.js'
 import {suppressionDocsUrl, unusedSuppressions} from './suppression-check.js'
 
 export interface SessionOptions {
@@ -40,6 +40,21 @@ export interface FileLintOptions {
   tree?: Root
   /** False when the front end read the frontmatter as Markdown (ESLint without `frontmatter: "yaml"`): headings then come from planlint's own scan. */
   treeHasFrontmatter?: boolean
+  /** The fix loop's order (`--fix`, see `FixesFirst`); not with a `tree`. */
+  fixesFirst?: FixesFirst
+}
+
+/**
+ * How the fix loop lints: the rules `rules` picks (those that fix) run first,
+ * and when one of their findings has a fix that `wanted` takes and that
+ * changes the text, the lint stops there: the loop applies it and lints the
+ * new text, so the other rules' findings would be thrown away. The findings
+ * are then those of the rules that ran; otherwise they are the whole lint's,
+ * in the usual order.
+ */
+export interface FixesFirst {
+  rules: (rule: RuleDefinition) => boolean
+  wanted: (finding: LintFinding) => boolean
 }
 
 /** One message of `LintSession.lint`: a rule's finding, with the rule, the severity it has and where it shows. */
@@ -98,17 +113,19 @@ export class LintSession {
   lint(filePath: string, text: string, options: FileLintOptions = {}): LintFinding[] {
     const absolute = path.resolve(filePath)
     const document = options.tree ? documentOfTree(options.tree, text, absolute, options.treeHasFrontmatter ?? true) : buildDocument(text, absolute)
-    const findings: LintFinding[] = []
-    const add = (ruleId: string, url: string, severity: Severity, finding: Finding) => {
+    const enabled = options.rules ?? Object.values(rules).map((rule): EnabledRule => ({rule, level: rule.severity === 'error' ? 2 : 1}))
+    // By rule, so that rules run out of order (`fixesFirst`) still give their findings in rule order.
+    const byRule: LintFinding[][] = enabled.map(() => [])
+    const add = (into: LintFinding[], ruleId: string, url: string, severity: Severity, finding: Finding) => {
       const place = messageRange(finding)
       // Field by field: spreading findings of every rule's shape took V8's slow path, 10 µs a finding.
       const entry: LintFinding = {message: finding.message, range: finding.range, ruleId, severity, place, start: document.lines.point(place[0]), end: document.lines.point(place[1]), url}
       if (finding.fix !== undefined) entry.fix = finding.fix
       if (finding.suggestions !== undefined) entry.suggestions = finding.suggestions
-      findings.push(entry)
+      into.push(entry)
     }
-    const enabled = options.rules ?? Object.values(rules).map((rule): EnabledRule => ({rule, level: rule.severity === 'error' ? 2 : 1}))
-    for (const {rule, level, options: ruleOptions} of enabled) {
+    const run = (index: number) => {
+      const {rule, level, options: ruleOptions} = enabled[index]
       const url = docsUrl(rule.id)
       const ruleSeverity: Severity = level === 2 ? 'error' : 'warning'
       runRule(
@@ -116,14 +133,28 @@ export class LintSession {
         document,
         ruleOptions,
         this,
-        (finding) => add(rule.id, url, finding.severity ?? ruleSeverity, finding),
-        (message) => add(rule.id, url, ruleSeverity, {message, range: [0, 0]}),
+        (finding) => add(byRule[index], rule.id, url, finding.severity ?? ruleSeverity, finding),
+        (message) => add(byRule[index], rule.id, url, ruleSeverity, {message, range: [0, 0]}),
         options.settings
       )
     }
+    const {fixesFirst} = options
+    if (fixesFirst && !options.tree) {
+      const first = enabled.map((entry) => fixesFirst.rules(entry.rule))
+      first.forEach((runsFirst, index) => runsFirst && run(index))
+      // A part of the model that failed is reported by the first rule after it failed: a plain lint says which.
+      if (document.failure) return this.lint(filePath, text, {...options, fixesFirst: undefined})
+      const found = byRule.filter((_, index) => first[index]).flat()
+      const changesText = (fix: Edit) => text.slice(fix.range[0], fix.range[1]) !== fix.text
+      if (found.some((finding) => finding.fix !== undefined && changesText(finding.fix) && fixesFirst.wanted(finding))) return found
+      first.forEach((runsFirst, index) => runsFirst || run(index))
+    } else {
+      enabled.forEach((_, index) => run(index))
+    }
+    const findings = byRule.flat()
     const suppressions = options.suppressions ?? (options.rules ? 0 : 1)
     if (suppressions > 0) {
-      for (const finding of unusedSuppressions(document, this, options.settings)) add('suppression', suppressionDocsUrl, suppressions === 2 ? 'error' : 'warning', finding)
+      for (const finding of unusedSuppressions(document, this, options.settings)) add(findings, 'suppression', suppressionDocsUrl, suppressions === 2 ? 'error' : 'warning', finding)
     }
     return findings
   }

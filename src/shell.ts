@@ -29,6 +29,10 @@ export interface GrepCall {
    * "$(grep -c 'B' f)" -ge 1` pairs each grep with its own test.
    */
   command: string
+  /** Where `command` starts in the segment. */
+  commandStart: number
+  /** The text after the pattern to the end of its command: where the count's comparison is. */
+  tail: string
 }
 
 /**
@@ -78,38 +82,13 @@ export function shellSegments(text: string, offset = 0): ShellSegment[] {
   return segments
 }
 
-const grepHead = /grep(?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+\s+(?:('[^']*'|"[^"]*")|[^\s'"|>&;]+)/g
-const zeroComparison = /(?:==|-eq|=|\b(?:equals|returns))\s*0\b/g
-
 /**
- * The negative grep commands in a text (`grep -c 'X' f == 0`, the comparison
- * later on the same line), as ranges. Each grep looks for the first
- * comparison after it through one list of the text's comparisons, since one
- * pattern (`grep … [^\n]*?== 0`) would rescan the line for every grep on it.
+ * A comparison with zero after a count: `== 0`, `= 0` (spaced, not `VAR=0`),
+ * `-eq 0`, `→ 0`, or in words: "equals 0", "must equal 0", "should be 0",
+ * "returns 0", "outputs 0", "prints 0".
  */
-export function negativeGrepCommands(text: string): Array<[number, number]> {
-  const commands: Array<[number, number]> = []
-  const comparisons = [...text.matchAll(zeroComparison)]
-  let next = 0
-  let lineEnd = -1
-  for (const head of text.matchAll(grepHead)) {
-    if (commands.length > 0 && head.index < commands[commands.length - 1][1]) continue
-    const headEnd = head.index + head[0].length
-    // An unquoted pattern may end in the comparison itself (`grep -c x=0`).
-    const earliest = head[1] ? headEnd : headEnd - head[0].split(/\s/).pop()!.length + 1
-    while (next < comparisons.length && comparisons[next].index < earliest) next++
-    if (next === comparisons.length) break
-    if (lineEnd < earliest) lineEnd = text.indexOf('\n', earliest) === -1 ? text.length : text.indexOf('\n', earliest)
-    const comparison = comparisons[next]
-    if (comparison.index > lineEnd) continue
-    commands.push([head.index, comparison.index + comparison[0].length])
-  }
-  return commands
-}
-
-/** A comparison with zero: `== 0`, `= 0` (spaced, not `VAR=0`), `-eq 0`, `equals 0`, "returns 0". */
-export function comparesWithZero(segment: string): boolean {
-  return /\s==?\s*0\b/.test(segment) || /-eq\s+0\b/.test(segment) || /\b(?:equals|returns)\s+0\b/.test(segment)
+export function comparesWithZero(text: string): boolean {
+  return /\s(?:==?|->|→)\s*0(?!\.?\d)/.test(text) || /-eq\s+0\b/.test(text) || /\b(?:equals?|returns?|outputs?|prints?|be)\s+0(?!\.?\d)/i.test(text)
 }
 
 const grepCall = /grep((?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+)\s+(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"|>&;$()[\]]+))/g
@@ -169,15 +148,17 @@ export function grepCalls(segment: string): GrepCall[] {
       patternStart: patternEnd - source.length,
       patternEnd,
       rest: segment.slice(matchEnd),
-      command: segment.slice(starts[index], ends[index])
+      command: segment.slice(starts[index], ends[index]),
+      commandStart: starts[index],
+      tail: segment.slice(matchEnd, Math.max(matchEnd, ends[index]))
     })
   }
   return calls
 }
 
 /** Whether the options hold a short-option cluster (`-c`, `-Ec`) with `letter`, or the long option `long`. */
-function hasOption(options: string, letter: string, long: RegExp): boolean {
-  return options.split(/\s+/).some((option) => /^-[A-Za-z]+$/.test(option) && option.includes(letter)) || long.test(options)
+export function hasOption(options: string, letter: string, long?: RegExp): boolean {
+  return options.split(/\s+/).some((option) => /^-[A-Za-z]+$/.test(option) && option.includes(letter)) || (long?.test(options) ?? false)
 }
 
 /** `-c`, `-Ec`, `--count`. */
@@ -190,20 +171,88 @@ export function invertsMatch(options: string): boolean {
   return hasOption(options, 'v', /--invert-match\b/)
 }
 
-/** A `!` at a command boundary that negates a grep, directly or at the head of a pipeline into grep. */
+/**
+ * A `!` at a command boundary that negates a grep, directly or at the head of
+ * a pipeline into grep. A backtick or a tag's `>` is a boundary too, for a
+ * command quoted in prose (`` `! grep -q X f` ``, `<automated>! grep`).
+ */
 export function negatesGrep(segment: string): boolean {
   return (
-    /(?:^|[;&|(]|\bthen|\bdo)\s*!\s*grep/.test(segment) ||
-    (/(?:^|[;&|(]|\bthen|\bdo)\s*!\s*\w/.test(segment) && /\|\s*grep\b/.test(segment))
+    /(?:^|[;&|(`>]|\bthen|\bdo)\s*!\s*grep/.test(segment) ||
+    (/(?:^|[;&|(`>]|\bthen|\bdo)\s*!\s*\w/.test(segment) && /\|\s*grep\b/.test(segment))
   )
 }
 
-/** A grep fed by a `sed -n` line range or an `awk` range: it checks a region, not the whole file. */
+/**
+ * The file a grep reads: the argument after its pattern, else the file of a
+ * `cat`/`tac` producer or a `<` redirect in its command. Only a candidate: the
+ * caller decides whether it is a path.
+ */
+export function grepTarget(call: GrepCall, isFile: (token: string) => boolean): string | undefined {
+  const candidates = [
+    /^\s+([^\s'"`|>&;$()[\]]+)/.exec(call.rest)?.[1],
+    /\b(?:cat|tac)\s+([^\s'"`|>&;()]+)/.exec(call.command)?.[1],
+    /<\s*([^\s'"`|>&;()]+)/.exec(call.command)?.[1]
+  ]
+  return candidates.find((token) => token !== undefined && isFile(token))
+}
+
+/** How a negative grep says "nothing may match": by its count or by `!`. */
+export type NegativeForm = 'grep -c … == 0' | '! grep …' | 'grep … returns nothing'
+
+/** Words that say a grep finds nothing: "returns nothing", "no output", "no matches", "is empty". */
+const expectsNothing = /\b(?:returns?|prints?|outputs?|shows?|finds?|yields?|gives?)\s+nothing\b|\bno\s+(?:output|match(?:es)?|results?|hits)\b|\b(?:is|be)\s+empty\b/i
+
+/**
+ * The greps of a segment that must find nothing for their command to pass: a
+ * count (`-c`) whose own comparison, after it, is with zero (`grep -c 'X' f
+ * == 0`, "`grep -c 'X' f` must equal 0"), or the first grep of a negated
+ * command (`! grep -q 'X' f`, `! grep -rn 'X' src | grep -v test`), or the
+ * first grep of a command said to find nothing ("`grep -n 'X' f` must return
+ * nothing", "no matches"). An inverted grep (`-v`) asserts the opposite and
+ * is never one.
+ */
+export function negativeGreps(segment: string): Array<GrepCall & {form: NegativeForm}> {
+  const calls = grepCalls(segment)
+  const negative: Array<GrepCall & {form: NegativeForm}> = []
+  for (const [index, call] of calls.entries()) {
+    if (invertsMatch(call.options)) continue
+    const first = index === 0 || calls[index - 1].commandStart !== call.commandStart
+    if (countsMatches(call.options) && comparesWithZero(call.tail)) negative.push({...call, form: 'grep -c … == 0'})
+    else if (first && negatesGrep(call.command)) negative.push({...call, form: '! grep …'})
+    else if (first && !countsMatches(call.options) && expectsNothing.test(call.tail)) negative.push({...call, form: 'grep … returns nothing'})
+  }
+  return negative
+}
+
+/**
+ * Where the patterns of the negative greps quoted in a text (an `<action>`
+ * that pastes its own check) are, as ranges: a literal there is the command,
+ * not an echo of it.
+ */
+export function negativeGrepPatterns(text: string, offset = 0): Array<[number, number]> {
+  return shellSegments(text, offset).flatMap((segment) =>
+    negativeGreps(segment.text).map((call): [number, number] => [segment.start + call.patternStart, segment.start + call.patternEnd])
+  )
+}
+
+/**
+ * A grep fed by a `sed -n` line range, an `awk` range or a grep with context
+ * lines (`grep -A 4 'def test_' f | grep -c X`): it checks a region, not the
+ * whole file.
+ */
 export function isRegionScoped(segment: string): boolean {
   const pipe = segment.lastIndexOf('|')
   if (pipe === -1) return false
   const before = segment.slice(0, pipe)
-  return /\bsed\s+-n\b/.test(before) || before.split('|').some(awkRange)
+  return /\bsed\s+-n\b/.test(before) || before.split('|').some((stage) => awkRange(stage) || grepContext(stage))
+}
+
+/** Whether a pipeline stage is a grep that prints context lines (`-A 4`, `-nB2`, `--after-context=4`). */
+function grepContext(stage: string): boolean {
+  const grep = /\bgrep\b/.exec(stage)
+  const words = grep ? stage.slice(grep.index).split(/\s+/) : []
+  return words.some((word) => /^-[A-Za-z]*[ABC]\d*$/.test(word) || /^--(?:after-|before-)?context\b/.test(word))
 }
 
 /**
@@ -267,4 +316,70 @@ export function patternOccursIn(pattern: string, text: string): boolean {
     position = found + fragment.length
   }
   return true
+}
+
+/**
+ * Where the commit messages of a text are: each quoted `-m` argument of a
+ * `git commit` (over several lines if it runs on), or the here-document on the
+ * `git commit` line (`git commit -m "$(cat <<'EOF'` … `EOF`). A message says
+ * what the change did ("drop renderFoo"); it is not text the task writes into a file.
+ * Scanned with indexOf, so a quote that is never closed costs one pass.
+ */
+export function commitMessages(text: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = []
+  for (let at = text.indexOf('git commit'); at !== -1; at = text.indexOf('git commit', at + 1)) {
+    if (ranges.length > 0 && at < ranges[ranges.length - 1][1]) continue
+    const lineStart = text.lastIndexOf('\n', at) + 1
+    const lineEnd = endOfLine(text, at)
+    const heredoc = /<<-?\s*(['"]?)([A-Za-z_]\w*)\1/.exec(text.slice(lineStart, lineEnd))
+    if (heredoc) {
+      let end = lineEnd
+      while (end < text.length && text.slice(end + 1, endOfLine(text, end + 1)).trim() !== heredoc[2]) end = endOfLine(text, end + 1)
+      ranges.push([at, endOfLine(text, end + 1)])
+      continue
+    }
+    let end = at
+    for (let rest = text.slice(at, lineEnd), option = /\s-[A-Za-z]*m\s*(["'])/.exec(rest); option; option = /\s-[A-Za-z]*m\s*(["'])/.exec(rest)) {
+      const open = end + option.index + option[0].length
+      let close = open
+      while (close < text.length && text[close] !== option[1]) close += text[close] === '\\' && option[1] === '"' ? 2 : 1
+      end = Math.min(close + 1, text.length)
+      rest = text.slice(end, endOfLine(text, end))
+    }
+    if (end > at) ranges.push([at, end])
+  }
+  return ranges
+}
+
+/** Where the line holding `from` ends (its `\n`, or the end of the text). */
+export function endOfLine(text: string, from: number): number {
+  const end = text.indexOf('\n', from)
+  return end === -1 ? text.length : end
+}
+
+/**
+ * A line that names text to take away ("Replace X with Y", "remove X", "X →
+ * Y", "X is unused"), not text the task writes: the words in English, and by
+ * stem in the other languages plans are written in: Spanish and Portuguese
+ * (reemplazar, sustituir, substituir, eliminar, borrar, remover), French
+ * (remplacer, supprimer), German (ersetzen, entfernen, löschen), Russian
+ * (заменить, удалить), Chinese and Japanese.
+ */
+export function namesOldText(line: string): boolean {
+  return takesAway.test(line) || takesAwayElsewhere.test(line)
+}
+
+const takesAway =
+  /\b(replace[sd]?|replacing|remove[sd]?|removing|removal|delete[sd]?|deleting|deletion|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from|dead code|unused|obsolete|leftovers?|rm)\b|→|^\W*(?:from|old|before)\s*:/i
+const takesAwayElsewhere = /\b(?:reemplaz|sustitu|substitu|elimin|borr[aeoá]|remov|remplac|supprim|ersetz|entfern|lösch)|замен|удал|替换|替代|删除|删掉|移除|去掉|去除|置き換|削除/i
+
+/** The text with the given ranges turned to spaces (line breaks kept), so offsets and lines stay. */
+export function blankRanges(text: string, ranges: Array<[number, number]>, offset = 0): string {
+  let result = text
+  for (const [start, end] of ranges) {
+    const from = Math.max(0, start - offset)
+    const to = Math.min(text.length, end - offset)
+    if (to > from) result = result.slice(0, from) + result.slice(from, to).replace(/[^\n]/g, ' ') + result.slice(to)
+  }
+  return result
 }

@@ -55,6 +55,27 @@ describe('planlint --fix', () => {
     expect(snapshot(sandbox)).toEqual(once)
   })
 
+  it('reports what a plain run of the fixed tree reports, every rule in its order, also where --rule leaves fixes', async () => {
+    // The fix loop runs the fixing rules first and the others only on text with no fix left: its report must not show it.
+    fs.writeFileSync(
+      path.join(sandbox, `${phase}/01-09-PLAN.md`),
+      `---\nphase: 01-storage\nplan: 09\ntype: execute\nwave: 1\ndepends_on: []\nautonomous: false\n---\n\n<task id="t1" type="checkpoint:decision" gate="blocking" auto_select="opton-a">\n  <decision>Pick</decision>\n  <options><option id="option-a"><name>A</name></option><option id="other"><name>B</name></option></options>\n  <resume-signal>Select: option-a or othr</resume-signal>\n</task>\n\n<task id="t1" type="auto">\n  <name>Make it</name>\n  <action>Write it.</action>\n  <verify>npm test</verify>\n  <done>It is made.</done>\n</task>\n`
+    )
+    const messages = (stdout: string) =>
+      (JSON.parse(stdout) as Array<{filePath: string; messages: Array<{ruleId: string; line: number; column: number; message: string}>}>).map((result) => [
+        path.relative(sandbox, result.filePath),
+        result.messages.map((message) => `${message.line}:${message.column} ${message.ruleId} ${message.message}`)
+      ])
+    const limited = messages((await cli('--fix', '--rule', 'completion-marker', '--format', 'json')).stdout)
+    expect(limited).toEqual(messages((await cli('--format', 'json')).stdout))
+    const fixed = messages((await cli('--fix', '--format', 'json')).stdout)
+    const plain = messages((await cli('--format', 'json')).stdout)
+    expect(fixed).toEqual(plain)
+    const ruleIds = plain.find(([file]) => file === `${phase}/01-09-PLAN.md`)![1]
+    expect(ruleIds.some((message) => message.includes(' unique-ids '))).toBe(true)
+    expect(ruleIds.some((message) => message.includes(' auto-select-option '))).toBe(false)
+  })
+
   it('renumbers a whole chain of waves in one run, though each plan is told only once the plans it waits for are right', async () => {
     const chain = path.join(sandbox, '.planning/phases/03-chain')
     fs.mkdirSync(chain, {recursive: true})
