@@ -18,8 +18,8 @@ interface Options {
   requiredWithPhase: string[]
   /**
    * Keys of `required` a plan must have only when some plan of its planning
-   * tree has them: keys an early workflow template did not have, so a tree
-   * none of whose plans set one was written by that generation.
+   * tree has them: keys an earlier workflow template (or a fork's) did not
+   * have, so a tree none of whose plans set one was written with it.
    */
   requiredWithTree: string[]
   /** Report an empty `requirements` list (GSD's planner: "MUST NOT be empty"). */
@@ -85,7 +85,7 @@ export default defineRule<Options>({
     required: ['phase', 'plan', 'type', 'wave', 'depends_on', 'files_modified', 'autonomous', 'must_haves'],
     types: [],
     requiredWithPhase: ['requirements'],
-    requiredWithTree: ['wave', 'autonomous', 'must_haves'],
+    requiredWithTree: ['wave', 'files_modified', 'autonomous', 'must_haves'],
     emptyRequirements: false
   },
   check({document, options, report, graph}) {

@@ -272,8 +272,8 @@ export class PlanGraph {
 
   /**
    * Whether some plan of the tree sets the frontmatter key: a key of a later
-   * GSD template (`wave`, `autonomous`, `must_haves`) that no plan sets marks
-   * a tree written by a generation that did not have it.
+   * template (`wave`, `autonomous`, `must_haves`) that no plan sets marks a
+   * tree written with a template that did not have it.
    */
   plansSetKey(key: string): boolean {
     return this.memo('plan-keys', () => new Set(this.nodes.filter((node) => !node.summaryOnly).flatMap((node) => node.keys))).has(key)
