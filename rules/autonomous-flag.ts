@@ -74,7 +74,7 @@ export default defineRule({
         range: entry.valueRange,
         ...repair(value)
       })
-    } else if (!undecidable && entry.value !== expected && !(expected && setsUpService(document))) {
+    } else if (!undecidable && entry.value !== expected && !(expected && (setsUpService(document) || graph().holdsBackWithoutCheckpoints()))) {
       report({
         message: expected
           ? `\`autonomous: false\` but ${reason}: the plan waits for a human for nothing; set it to \`true\``

@@ -37,6 +37,8 @@ export interface PlanNode {
   coupledWith?: string[]
   /** The `requirements:` ids, when the plan sets the key (`requirements-coverage`). */
   requirements?: string[]
+  /** `autonomous: false`, and whether the text has a checkpoint task (`autonomous-flag` reads how the tree uses the key). */
+  heldBack?: {checkpoint: boolean}
   /** `gap_closure: true`: a plan that `execute-phase --gaps-only` runs, apart from the phase's first plans. */
   gapClosure?: true
   /** `status: superseded`: retired, never to be executed (GSD leaves it out of the phase's counts and its index). */
@@ -113,6 +115,8 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
     ...(coupledWith.length > 0 ? {coupledWith} : {}),
     ...(requirements ? {requirements} : {}),
     ...(frontmatter?.entries.get('gap_closure')?.value === true ? {gapClosure: true} : {}),
+    // Read off the text as written (a quoted checkpoint counts too): a count over the tree, not a verdict on one plan.
+    ...(frontmatter?.entries.get('autonomous')?.value === false ? {heldBack: {checkpoint: text.includes('type="checkpoint') || text.includes("type='checkpoint")}} : {}),
     ...outputSummariesOf(text),
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
@@ -277,6 +281,19 @@ export class PlanGraph {
    */
   plansSetKey(key: string): boolean {
     return this.memo('plan-keys', () => new Set(this.nodes.filter((node) => !node.summaryOnly).flatMap((node) => node.keys))).has(key)
+  }
+
+  /**
+   * Whether the tree means something else than "stops for a person" by
+   * `autonomous: false`: at least three of its plans that set it have no
+   * checkpoint task, and they outnumber those that have one.
+   */
+  holdsBackWithoutCheckpoints(): boolean {
+    return this.memo('holds-back', () => {
+      const heldBack = this.nodes.flatMap((node) => (node.heldBack ? [node.heldBack.checkpoint] : []))
+      const without = heldBack.filter((checkpoint) => !checkpoint).length
+      return without >= 3 && without > heldBack.length - without
+    })
   }
 
   /** The plans and summaries of one folder. */
