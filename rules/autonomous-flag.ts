@@ -49,7 +49,7 @@ export default defineRule({
     const entry = frontmatter.entries.get('autonomous')
     if (!entry) {
       // A missing key reads as `true`: right for a plan without checkpoints in a tree whose template had no such key (no plan sets it).
-      if (undecidable || (expected && !graph().plansSetKey('autonomous'))) return
+      if (undecidable || (expected && graph().templateLacksKey('autonomous'))) return
       const eol = document.lines.eol
       const at = frontmatter.contentRange[1]
       const needsBreak = at > 0 && document.text[at - 1] !== '\n'

@@ -17,9 +17,9 @@ interface Options {
    */
   requiredWithPhase: string[]
   /**
-   * Keys of `required` a plan must have only when some plan of its planning
-   * tree has them: keys an earlier workflow template (or a fork's) did not
-   * have, so a tree none of whose plans set one was written with it.
+   * Keys of `required` a plan need not have in a planning tree of three or
+   * more plans none of which sets them: keys an earlier workflow template (or
+   * a fork's) did not have, so such a tree was written with it.
    */
   requiredWithTree: string[]
   /** Report an empty `requirements` list (GSD's planner: "MUST NOT be empty"). */
@@ -130,7 +130,7 @@ export default defineRule<Options>({
     const node = graph().planAt(document.path)
     const siblings = node ? graph().inDirectory(node.directory).filter((other) => other !== node && !other.summaryOnly) : []
     const generation = quick ? [] : options.requiredWithPhase.filter((key) => siblings.some((other) => other.keys.includes(key)))
-    const ofTreeGeneration = (key: string) => !options.requiredWithTree.includes(key) || graph().plansSetKey(key)
+    const ofTreeGeneration = (key: string) => !options.requiredWithTree.includes(key) || !graph().templateLacksKey(key)
     const required = [...options.required.filter((key) => !(quick && quickTaskExempt.includes(key)) && ofTreeGeneration(key)), ...generation]
     const missing = required.filter((key) => !entries.has(key))
     if (missing.length > 0) {

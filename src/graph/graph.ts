@@ -275,12 +275,15 @@ export class PlanGraph {
   }
 
   /**
-   * Whether some plan of the tree sets the frontmatter key: a key of a later
-   * template (`wave`, `autonomous`, `must_haves`) that no plan sets marks a
-   * tree written with a template that did not have it.
+   * Whether the tree's template did not have the frontmatter key: no plan
+   * sets it, and there are at least three plans to tell a template from a
+   * slip (a tree's first plan without `autonomous` is a slip to report).
    */
-  plansSetKey(key: string): boolean {
-    return this.memo('plan-keys', () => new Set(this.nodes.filter((node) => !node.summaryOnly).flatMap((node) => node.keys))).has(key)
+  templateLacksKey(key: string): boolean {
+    return this.memo(`lacks:${key}`, () => {
+      const plans = this.nodes.filter((node) => !node.summaryOnly)
+      return plans.length >= 3 && !plans.some((node) => node.keys.includes(key))
+    })
   }
 
   /**
