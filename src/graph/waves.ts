@@ -96,15 +96,18 @@ export function waveIsOff(graph: PlanGraph, node: PlanNode, implied: number | un
 }
 
 /**
- * The first same-phase dependency of `node` still to run whose declared
- * `wave` is off. Its own message and fix move `node`'s wave too, so
- * `wave-order` leaves `node` alone meanwhile: a wrong early `wave` is
- * reported once, at its plan, not on every plan after it. A plan that has run
- * moves nothing: the plans after it follow the wave it ran in.
+ * The first same-phase dependency of `node` whose declared `wave` is off and
+ * is reported with `node`'s: one still to run (its message and fix move
+ * `node`'s wave too), or, for a plan that has run, one that has run too (an
+ * audit's one cause). `wave-order` leaves `node` alone meanwhile: a wrong
+ * early `wave` is reported once, at its plan, not on every plan after it. A
+ * plan that has run moves no plan still to run: those follow the wave it ran
+ * in.
  */
 export function misplacedDependency(graph: PlanGraph, node: PlanNode): PhaseDependency | undefined {
+  const ran = graph.executionState(node) !== 'pending'
   return phaseDependencies(graph, node)?.find(
-    ({target}) => graph.executionState(target) === 'pending' && waveIsOff(graph, target, impliedWave(graph, target)?.wave)
+    ({target}) => (ran || graph.executionState(target) === 'pending') && waveIsOff(graph, target, impliedWave(graph, target)?.wave)
   )
 }
 
