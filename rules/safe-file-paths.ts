@@ -92,7 +92,7 @@ export default defineRule({
       const reason = escapes(entry.path)
       if (reason === 'climbs') {
         report({
-          message: `${entry.where} path \`${entry.path}\` climbs out with \`..\`: name files relative to the repository root, without \`..\``,
+          message: `${entry.where} path \`${entry.path}\` climbs out of the repository with \`..\`: from a worktree it names another file, or none; name a file of this repository from its root, and leave another project's files to that project's plans`,
           range: entry.range
         })
       } else if (reason === 'absolute') {
