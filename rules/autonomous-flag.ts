@@ -1,4 +1,4 @@
-import {sliceOf} from '../src/model/document.js'
+import {sliceOf, type PlanDocument} from '../src/model/document.js'
 import {attribute} from '../src/model/markup.js'
 import {inForeignTaskFormat, isHumanTask, lineOf, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -9,6 +9,16 @@ function booleanMeant(value: unknown): boolean | undefined {
   if (['true', 'yes', 'on', 'y'].includes(text)) return true
   if (['false', 'no', 'off', 'n'].includes(text)) return false
   return undefined
+}
+
+/**
+ * Whether the frontmatter's `user_setup` names a service a person must set
+ * up: then an `auto` task is often that person's step, and `autonomous: false`
+ * holds the plan for them.
+ */
+function setsUpService(document: PlanDocument): boolean {
+  const value = document.frontmatter?.entries.get('user_setup')?.value
+  return Array.isArray(value) && value.length > 0
 }
 
 /**
@@ -23,7 +33,7 @@ export default defineRule({
   kinds: ['plan'],
   fixable: 'fix',
   defaultOptions: {},
-  check({document, report}) {
+  check({document, graph, report}) {
     const frontmatter = document.frontmatter
     if (!frontmatter || !frontmatter.data) return
     const checkpoints = document.tasks.filter(isHumanTask)
@@ -38,7 +48,8 @@ export default defineRule({
         : 'this plan has no checkpoint task'
     const entry = frontmatter.entries.get('autonomous')
     if (!entry) {
-      if (undecidable) return
+      // A missing key reads as `true`: right for a plan without checkpoints in a tree whose template had no such key (no plan sets it).
+      if (undecidable || (expected && graph().templateLacksKey('autonomous'))) return
       const eol = document.lines.eol
       const at = frontmatter.contentRange[1]
       const needsBreak = at > 0 && document.text[at - 1] !== '\n'
@@ -63,7 +74,7 @@ export default defineRule({
         range: entry.valueRange,
         ...repair(value)
       })
-    } else if (!undecidable && entry.value !== expected) {
+    } else if (!undecidable && entry.value !== expected && !(expected && (setsUpService(document) || graph().holdsBackWithoutCheckpoints()))) {
       report({
         message: expected
           ? `\`autonomous: false\` but ${reason}: the plan waits for a human for nothing; set it to \`true\``

@@ -16,6 +16,12 @@ interface Options {
    * later workflow generation, which plans written by an older one lack.
    */
   requiredWithPhase: string[]
+  /**
+   * Keys of `required` a plan need not have in a planning tree of three or
+   * more plans none of which sets them: keys an earlier workflow template (or
+   * a fork's) did not have, so such a tree was written with it.
+   */
+  requiredWithTree: string[]
   /** Report an empty `requirements` list (GSD's planner: "MUST NOT be empty"). */
   emptyRequirements: boolean
 }
@@ -79,6 +85,7 @@ export default defineRule<Options>({
     required: ['phase', 'plan', 'type', 'wave', 'depends_on', 'files_modified', 'autonomous', 'must_haves'],
     types: [],
     requiredWithPhase: ['requirements'],
+    requiredWithTree: ['wave', 'files_modified', 'autonomous', 'must_haves'],
     emptyRequirements: false
   },
   check({document, options, report, graph}) {
@@ -123,7 +130,8 @@ export default defineRule<Options>({
     const node = graph().planAt(document.path)
     const siblings = node ? graph().inDirectory(node.directory).filter((other) => other !== node && !other.summaryOnly) : []
     const generation = quick ? [] : options.requiredWithPhase.filter((key) => siblings.some((other) => other.keys.includes(key)))
-    const required = [...options.required.filter((key) => !(quick && quickTaskExempt.includes(key))), ...generation]
+    const ofTreeGeneration = (key: string) => !options.requiredWithTree.includes(key) || !graph().templateLacksKey(key)
+    const required = [...options.required.filter((key) => !(quick && quickTaskExempt.includes(key)) && ofTreeGeneration(key)), ...generation]
     const missing = required.filter((key) => !entries.has(key))
     if (missing.length > 0) {
       report({message: `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${codeList(missing)}; add ${missing.length === 1 ? 'it' : 'them'}`, range: opening})

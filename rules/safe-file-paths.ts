@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import type {Edit} from '../src/rule.js'
 import {filesModified, taskPaths, type PathEntry} from '../src/plan.js'
@@ -27,21 +28,33 @@ function repositoryName(filePath: string | undefined): string | undefined {
   return planning > 0 ? parts[planning - 1] : undefined
 }
 
+/** Where an absolute path points, as far as it shows. */
+type Whereabouts = {root: string} | 'elsewhere' | 'unknown'
+
 /**
- * The repository root an absolute path starts with, when it shows: up to and
- * including the repository's folder when the path runs through it, or up to
- * the `.planning` it runs into. Stripping it leaves the path the plan meant.
+ * Where an absolute path points: into this repository, with the root it
+ * starts with (up to and including the repository's folder when the path
+ * runs through it, or up to a `.planning` whose folders this planning tree
+ * has), so stripping the root leaves the path the plan meant; `elsewhere`
+ * for a file that is not this repository's by its path (another project's
+ * `.planning`, a dot folder of the home folder, such as the agent's
+ * `~/.claude`); else `unknown`.
  */
-function rootPrefixOf(value: string, repository: string | undefined): string | undefined {
+function whereabouts(value: string, repository: string | undefined, planningRoot: string): Whereabouts {
   const segments = value.split(/(?<=[\\/])/)
   const name = (segment: string) => segment.replace(/[\\/]$/, '')
   for (let index = 1; index < segments.length - 1; index++) {
-    if (name(segments[index]) === repository) return segments.slice(0, index + 1).join('')
-    // The planning tree sits at the repository root, whatever the checkout's folder is called.
-    if (name(segments[index]) === '.planning') return segments.slice(0, index).join('')
+    if (name(segments[index]) === repository) return {root: segments.slice(0, index + 1).join('')}
+    if (name(segments[index]) !== '.planning') continue
+    // The planning tree sits at the repository root, whatever the checkout's folder is called; a folder it does not have is another tree's.
+    const folders = segments.slice(index + 1, -1).map(name)
+    return folders.length > 0 && fs.existsSync(path.join(planningRoot, ...folders)) ? {root: segments.slice(0, index).join('')} : 'elsewhere'
   }
-  return undefined
+  return homeDotFolder.test(value) ? 'elsewhere' : 'unknown'
 }
+
+/** A dot folder right under a home folder (`~/.claude/`, `/Users/dana/.config/`, `C:\Users\dana\.codex\`): the machine's or the agent's own files. */
+const homeDotFolder = /^(?:~|\/root|\/(?:Users|home)\/[^/]+|[A-Za-z]:[\\/]Users[\\/][^\\/]+)[\\/]\./
 
 /** The folders the paths all start with (`/Users/dana/app/`), or their home folder, or `''`. */
 function sharedFolder(values: string[]): string {
@@ -67,7 +80,7 @@ export default defineRule({
   kinds: ['plan'],
   fixable: 'fix',
   defaultOptions: {},
-  check({document, report}) {
+  check({document, graph, report}) {
     const entries: Array<PathEntry & {where: string}> = [
       ...filesModified(document).map((entry) => ({...entry, where: '`files_modified`'})),
       ...taskPaths(document, 'files').map((entry) => ({...entry, where: '`<files>`'})),
@@ -79,7 +92,7 @@ export default defineRule({
       const reason = escapes(entry.path)
       if (reason === 'climbs') {
         report({
-          message: `${entry.where} path \`${entry.path}\` climbs out with \`..\`: name files relative to the repository root, without \`..\``,
+          message: `${entry.where} path \`${entry.path}\` climbs out of the repository with \`..\`: from a worktree it names another file, or none; name a file of this repository from its root, and leave another project's files to that project's plans`,
           range: entry.range
         })
       } else if (reason === 'absolute') {
@@ -88,15 +101,18 @@ export default defineRule({
     }
     if (absolute.length === 0) return
     absolute.sort((a, b) => a.range[0] - b.range[0])
-    const prefix = absolute.map((entry) => rootPrefixOf(entry.path, repository)).find((found) => found !== undefined)
+    const planningRoot = graph().root
+    const places = new Map(absolute.map((entry) => [entry, whereabouts(entry.path, repository, planningRoot)]))
+    const prefix = absolute.map((entry) => places.get(entry)).find((place) => typeof place === 'object')?.root
     const rooted = prefix === undefined ? [] : absolute.filter((entry) => entry.path.startsWith(prefix))
-    const others = absolute.filter((entry) => !rooted.includes(entry))
+    // A file of another project, or the agent's own: it cannot be named from this repository's root, and whether the plan may touch it is its author's call.
+    const others = absolute.filter((entry) => !rooted.includes(entry) && places.get(entry) !== 'elsewhere')
     const more = (count: number, prefix: string) =>
       count === 0 ? '' : prefix ? `, and ${count} more path${count > 1 ? 's' : ''} in this plan start${count > 1 ? '' : 's'} with \`${prefix}\`` : `, and ${count} more path${count > 1 ? 's' : ''} in this plan ${count > 1 ? 'are' : 'is'} absolute too`
     if (others.length > 0) {
       const [first] = others
       report({
-        message: `${first.where} path \`${first.path}\` is absolute${more(others.length - 1, sharedFolder(others.map((entry) => entry.path)))}: name files relative to the repository root`,
+        message: `${first.where} path \`${first.path}\` is absolute${more(others.length - 1, sharedFolder(others.map((entry) => entry.path)))}: name a file of this repository relative to its root (a worktree or another checkout of it has other absolute paths)`,
         range: first.range
       })
     }
@@ -114,7 +130,7 @@ export default defineRule({
       parts.push(document.text.slice(at, end))
       const fix: Edit = {range: [first.range[0], end], text: parts.join('')}
       report({
-        message: `${first.where} path \`${first.path}\` is absolute${more(rest.length, prefix)}: \`${prefix}\` is the repository root (\`${path.basename(prefix)}\` holds \`.planning\`), so name the paths without it`,
+        message: `${first.where} path \`${first.path}\` is absolute${more(rest.length, prefix)}: \`${prefix}\` is the repository root (\`${prefix.split(/[\\/]/).filter(Boolean).at(-1)}\` holds \`.planning\`), so name the paths without it`,
         range: first.range,
         fix
       })

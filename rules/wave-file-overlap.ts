@@ -1,4 +1,5 @@
 import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
+import {settledWave} from '../src/graph/waves.js'
 import {filesModified, normalizePath} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
@@ -15,9 +16,24 @@ function coupled(plans: PlanGraph, a: PlanNode, b: PlanNode): boolean {
   return names(a, b) || names(b, a)
 }
 
+/** Whether `from` waits for `to`, directly or through other plans of its phase. */
+function waitsFor(plans: PlanGraph, from: PlanNode, to: PlanNode): boolean {
+  const seen = new Set<PlanNode>([from])
+  const pending = [from]
+  for (let plan = pending.pop(); plan; plan = pending.pop()) {
+    for (const {target} of plans.edges(plan)) {
+      if (target === to) return true
+      if (target.directory !== from.directory || seen.has(target)) continue
+      seen.add(target)
+      pending.push(target)
+    }
+  }
+  return false
+}
+
 /** Whether one plan waits for the other: then their equal waves are `wave-order`'s finding, not this rule's. */
 function ordered(plans: PlanGraph, a: PlanNode, b: PlanNode): boolean {
-  return plans.edges(a).some(({target}) => target === b) || plans.edges(b).some(({target}) => target === a)
+  return waitsFor(plans, a, b) || waitsFor(plans, b, a)
 }
 
 /** Whether `.planning/config.json` turns plan-level parallel execution off (`parallelization: false`, `{enabled: false}` or `{plan_level: false}`). */
@@ -52,6 +68,7 @@ export default defineRule({
     const node = plans.planAt(document.path)
     if (!node?.files || node.wave === undefined || node.superseded || !runsPlansInParallel(config().data)) return
     const wave = node.wave
+    const settled = settledWave(plans, node)
     // A plan still to run is compared with the plans still to run; one that has run, with those that ran (`--include-executed`).
     const state = plans.executionState(node)
     const peers = plans
@@ -60,6 +77,8 @@ export default defineRule({
       // Gap-closure plans are written after the phase ran and run on their own (`execute-phase --gaps-only`).
       .filter((other) => other.gapClosure === node.gapClosure)
       .filter((other) => !coupled(plans, node, other) && !ordered(plans, node, other))
+      // Plans that `wave-order`'s fixes put in different waves: the one cause is the wrong wave, reported there.
+      .filter((other) => settled !== undefined && settledWave(plans, other) === settled)
       .sort(byName)
     if (peers.length === 0) return
     const listing = (file: string) => peers.filter((other) => other.files!.some((listed) => normalizePath(listed) === file))

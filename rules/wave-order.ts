@@ -1,5 +1,5 @@
 import type {PlanNode} from '../src/graph/graph.js'
-import {impliedWave, misplacedDependency} from '../src/graph/waves.js'
+import {impliedWave, misplacedDependency, waveIsOff} from '../src/graph/waves.js'
 import {defineRule} from '../src/rule.js'
 
 /**
@@ -10,7 +10,8 @@ import {defineRule} from '../src/rule.js'
  * wave that differs misleads every reader of the plan. Each plan is compared
  * with the wave the whole dependency graph implies for it, but only once the
  * plans it waits for are right: a wrong early wave is reported once, at its
- * plan, not on every plan after it.
+ * plan, not on every plan after it. A plan that has run ran in the wave it
+ * declares, so the plans after it are measured against that wave.
  */
 export default defineRule({
   id: 'wave-order',
@@ -29,15 +30,10 @@ export default defineRule({
     const declared = node.wave
     // `undefined` below a cycle or a dependency that cannot be known: then only the ordering is checked, with no wave to offer.
     const implied = impliedWave(plans, node)
-    if (implied?.wave === declared || misplacedDependency(plans, node)) return
+    if (!waveIsOff(plans, node, implied?.wave) || misplacedDependency(plans, node)) return
     const setWave = implied ? {fix: {range: waveEntry.valueRange, text: String(implied.wave)}} : {}
-    const waveOf = (target: PlanNode) => {
-      const placed = impliedWave(plans, target)?.wave
-      if (target.wave === undefined) return `is placed in wave ${placed}`
-      // Only a dependency that has run keeps a wrong wave here (one still to run is reported first, at its own plan).
-      if (placed !== undefined && placed !== target.wave) return `is placed in wave ${placed} by its dependencies (its own \`wave: ${target.wave}\` is off, and it has run)`
-      return `is in wave ${target.wave}`
-    }
+    // A dependency with a `wave` is where it says: one still to run with a wrong one is reported first, at its own plan, and one that has run ran there.
+    const waveOf = (target: PlanNode) => (target.wave === undefined ? `is placed in wave ${impliedWave(plans, target)?.wave}` : `is in wave ${target.wave}`)
     const blocking = plans.edges(node).find(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
     if (blocking) {
       report({

@@ -19,8 +19,13 @@ const phaseHeading = /^(#{2,6})[ \t]+(?:[^\w\s]{1,8}[ \t]*)?Phase[ \t]+(\d+(?:\.
 /** The line that assigns requirements to the phase: `**Requirements**: A-01, A-02` or `**Requirements:** [A-01]`. */
 const requirementsLine = /^\*\*Requirements(?:\*\*:|:\*\*)(.*)$/
 
+/** A line that takes requirements out of a phase: deferred, postponed, moved to another phase, descoped. */
+const deferral = /\b(?:defer|postpone|moved to|descope|out of scope|later milestone|next milestone)/i
+
 /**
- * The requirement ids ROADMAP.md assigns to each phase, by normalised phase
+ * The requirement ids ROADMAP.md assigns to each phase, less those a line of
+ * its section defers (`AUTH-03 is deferred to Phase 9`, moved to a later
+ * milestone), by normalised phase
  * number, read only where the document is unambiguous: a phase heading
  * followed, inside its section, by a `**Requirements**:` line that is
  * nothing but ids (a range such as `A-01..04`, a note, `TBD` make the phase
@@ -29,6 +34,7 @@ const requirementsLine = /^\*\*Requirements(?:\*\*:|:\*\*)(.*)$/
  */
 export function roadmapRequirements(text: string): Map<string, string[]> {
   const found = new Map<string, string[] | null>()
+  const deferred = new Map<string, Set<string>>()
   let phase: string | undefined
   let level = 0
   let seen = false
@@ -42,6 +48,11 @@ export function roadmapRequirements(text: string): Map<string, string[]> {
     }
     const other = /^(#{1,6})\s/.exec(line)
     if (other && other[1].length <= level) phase = undefined
+    if (phase !== undefined && deferral.test(line)) {
+      const ids = deferred.get(phase) ?? new Set<string>()
+      for (const id of idsIn(line)) ids.add(id)
+      deferred.set(phase, ids)
+    }
     const assigned = phase !== undefined && !seen ? requirementsLine.exec(line.trimEnd()) : null
     if (!assigned || phase === undefined) continue
     seen = true
@@ -49,7 +60,11 @@ export function roadmapRequirements(text: string): Map<string, string[]> {
     const readable = tokens.length > 0 && tokens.every((token) => wholeId.test(token))
     found.set(phase, found.has(phase) || !readable ? null : tokens)
   }
-  return new Map([...found].filter((entry): entry is [string, string[]] => entry[1] !== null))
+  return new Map(
+    [...found]
+      .filter((entry): entry is [string, string[]] => entry[1] !== null)
+      .map(([number, ids]) => [number, ids.filter((id) => !deferred.get(number)?.has(id.toUpperCase()))])
+  )
 }
 
 /** The family of a requirement id: all but its last part (`AUTH` of `AUTH-07`, `SB-UX` of `SB-UX-01`). */

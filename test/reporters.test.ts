@@ -228,7 +228,8 @@ describe('GitHub Actions', () => {
     many = writeTree(
       Array.from({length: 12}, (_, index) => ({
         path: `.planning/phases/01-storage/01-${String(index + 1).padStart(2, '0')}-PLAN.md`,
-        text: planWith(String(index + 1).padStart(2, '0'), [], {autonomous: false})
+        // `no` is a string, not the boolean: a tree whose every `autonomous: false` has no checkpoint means something else by it, and autonomous-flag leaves that alone.
+        text: planWith(String(index + 1).padStart(2, '0'), [], {autonomous: false}).replace('autonomous: false', 'autonomous: no')
       }))
     )
   })
@@ -243,7 +244,7 @@ describe('GitHub Actions', () => {
     expect(lines.at(-1)).toBe('::notice title=planlint::GitHub shows 10 annotations of each type per step; 2 more are listed in the job summary')
     const written = fs.readFileSync(summary, 'utf8')
     expect(written).toContain('12 errors and 0 warnings in 12 files.')
-    expect(written).toContain('| .planning/phases/01-storage/01-11-PLAN.md | 8:13 | error | `autonomous: false` but')
+    expect(written).toContain('| .planning/phases/01-storage/01-11-PLAN.md | 8:13 | error | `autonomous` is `no`, not a YAML boolean')
     expect(written.match(/^\| \.planning/gm)).toHaveLength(2)
   })
 

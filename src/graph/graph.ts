@@ -37,6 +37,8 @@ export interface PlanNode {
   coupledWith?: string[]
   /** The `requirements:` ids, when the plan sets the key (`requirements-coverage`). */
   requirements?: string[]
+  /** `autonomous: false`, and whether the text has a checkpoint task (`autonomous-flag` reads how the tree uses the key). */
+  heldBack?: {checkpoint: boolean}
   /** `gap_closure: true`: a plan that `execute-phase --gaps-only` runs, apart from the phase's first plans. */
   gapClosure?: true
   /** `status: superseded`: retired, never to be executed (GSD leaves it out of the phase's counts and its index). */
@@ -113,6 +115,8 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
     ...(coupledWith.length > 0 ? {coupledWith} : {}),
     ...(requirements ? {requirements} : {}),
     ...(frontmatter?.entries.get('gap_closure')?.value === true ? {gapClosure: true} : {}),
+    // Read off the text as written (a quoted checkpoint counts too): a count over the tree, not a verdict on one plan.
+    ...(frontmatter?.entries.get('autonomous')?.value === false ? {heldBack: {checkpoint: text.includes('type="checkpoint') || text.includes("type='checkpoint")}} : {}),
     ...outputSummariesOf(text),
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
@@ -268,6 +272,31 @@ export class PlanGraph {
   memo<T>(key: string, compute: () => T): T {
     if (!this.memos.has(key)) this.memos.set(key, compute())
     return this.memos.get(key) as T
+  }
+
+  /**
+   * Whether the tree's template did not have the frontmatter key: no plan
+   * sets it, and there are at least three plans to tell a template from a
+   * slip (a tree's first plan without `autonomous` is a slip to report).
+   */
+  templateLacksKey(key: string): boolean {
+    return this.memo(`lacks:${key}`, () => {
+      const plans = this.nodes.filter((node) => !node.summaryOnly)
+      return plans.length >= 3 && !plans.some((node) => node.keys.includes(key))
+    })
+  }
+
+  /**
+   * Whether the tree means something else than "stops for a person" by
+   * `autonomous: false`: at least three of its plans that set it have no
+   * checkpoint task, and they outnumber those that have one.
+   */
+  holdsBackWithoutCheckpoints(): boolean {
+    return this.memo('holds-back', () => {
+      const heldBack = this.nodes.flatMap((node) => (node.heldBack ? [node.heldBack.checkpoint] : []))
+      const without = heldBack.filter((checkpoint) => !checkpoint).length
+      return without >= 3 && without > heldBack.length - without
+    })
   }
 
   /** The plans and summaries of one folder. */

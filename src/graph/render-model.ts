@@ -2,7 +2,7 @@ import path from 'node:path'
 import {parseFrontmatter} from '../model/frontmatter.js'
 import type {PlanGraph, PlanNode} from './graph.js'
 import {normalizeNumber} from './ids.js'
-import {impliedWave} from './waves.js'
+import {impliedWave, waveIsOff} from './waves.js'
 
 /**
  * What `planlint graph` draws, as `--format json` prints it (docs/graph.md,
@@ -135,16 +135,6 @@ function objectiveTitle(body: string): string | undefined {
   return line === undefined ? undefined : shorten(line)
 }
 
-/** The wave mark of a plan: its declared wave differs from the implied one, as `wave-order` sees it. */
-function waveMismatch(graph: PlanGraph, node: PlanNode, implied: number | undefined): boolean {
-  // On a cycle no wave can be right; `no-dependency-cycle` is what the plan is marked for.
-  if (node.wave === undefined || graph.cycleThrough(node)) return false
-  if (implied !== undefined) return implied !== node.wave
-  // No wave can be worked out, but a plan of its phase it waits for declares as late a wave or later.
-  const declared = node.wave
-  return graph.edges(node).some(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
-}
-
 export interface ViewOptions {
   /** Paths in the view are relative to this directory. */
   cwd: string
@@ -204,7 +194,7 @@ export function treeView(graph: PlanGraph, options: ViewOptions): TreeView {
       checkpoint: details?.checkpoint ?? false,
       declaredWave: node.wave ?? null,
       impliedWave: implied ?? null,
-      waveMismatch: !node.summaryOnly && waveMismatch(graph, node, implied),
+      waveMismatch: !node.summaryOnly && waveIsOff(graph, node, implied),
       cycle: cycle ? cycle.map((plan) => relative(plan.path)) : null,
       summaryOnly: node.summaryOnly === true
     }

@@ -38,8 +38,10 @@ function phaseDependencies(graph: PlanGraph, node: PlanNode): PhaseDependency[] 
  * The wave the dependency graph of its phase places a plan in, the way the
  * workflow's index groups plans: the first wave for a plan that waits for no
  * plan of its phase, else one after the latest wave among those it waits
- * for, each of them placed the same way (not by the `wave` it declares). So
- * fixing every plan to its implied wave at once is consistent: a fix never
+ * for, each of them placed the same way (not by the `wave` it declares) —
+ * except a plan that has run, which ran in the wave it declares: that is a
+ * fact the plans after it follow, not a number a fix moves. So fixing every
+ * plan still to run to its implied wave at once is consistent: a fix never
  * calls for another. `undefined` on a cycle, or below a dependency that
  * cannot be known.
  */
@@ -53,12 +55,13 @@ export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | und
     const dependencies = phaseDependencies(graph, plan)
     let result: ImpliedWave | undefined = dependencies?.length === 0 ? {wave: firstWave(graph, plan.directory)} : undefined
     for (const dependency of dependencies ?? []) {
-      const placed = place(dependency.target)
-      if (!placed) {
+      const {target} = dependency
+      const placed = keepsDeclaredWave(graph, target) ? target.wave : place(target)?.wave
+      if (placed === undefined) {
         result = undefined
         break
       }
-      if (!result || placed.wave + 1 > result.wave) result = {wave: placed.wave + 1, latest: {...dependency, wave: placed.wave}}
+      if (!result || placed + 1 > result.wave) result = {wave: placed + 1, latest: {...dependency, wave: placed}}
     }
     visiting.delete(plan)
     // A plan reached again while visiting is on a cycle, and so is every plan on the way back to it: `undefined` is right for all.
@@ -69,15 +72,42 @@ export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | und
 }
 
 /**
- * The first same-phase dependency of `node` still to run whose declared
- * `wave` differs from the wave it is placed in. Its own message and fix move
- * `node`'s wave too, so `wave-order` leaves `node` alone meanwhile: a wrong
+ * Whether the plans after `plan` follow the wave it declares, not the wave
+ * its dependencies place it in: a plan that has run ran there, and a
+ * gap-closure plan runs on its own (`execute-phase --gaps-only`), so its
+ * wave need only come after its dependencies'.
+ */
+function keepsDeclaredWave(graph: PlanGraph, plan: PlanNode): plan is PlanNode & {wave: number} {
+  return plan.wave !== undefined && (plan.gapClosure === true || graph.executionState(plan) === 'executed')
+}
+
+/**
+ * Whether a plan's declared `wave` is off: not the wave its dependencies
+ * place it in (`implied`, from `impliedWave`), or, when none can be worked
+ * out, or for a gap-closure plan (which may number its waves on from the
+ * phase's last wave), not after the waves of the plans of its phase it
+ * depends on. Never on a cycle, where no wave can be right.
+ */
+export function waveIsOff(graph: PlanGraph, node: PlanNode, implied: number | undefined): boolean {
+  if (node.wave === undefined || graph.cycleThrough(node)) return false
+  const declared = node.wave
+  if (implied !== undefined && !node.gapClosure) return implied !== declared
+  return graph.edges(node).some(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
+}
+
+/**
+ * The first same-phase dependency of `node` whose declared `wave` is off and
+ * is reported with `node`'s: one still to run (its message and fix move
+ * `node`'s wave too), or, for a plan that has run, one that has run too (an
+ * audit's one cause). `wave-order` leaves `node` alone meanwhile: a wrong
  * early `wave` is reported once, at its plan, not on every plan after it. A
- * plan that has run is never reported by default, so it moves nothing.
+ * plan that has run moves no plan still to run: those follow the wave it ran
+ * in.
  */
 export function misplacedDependency(graph: PlanGraph, node: PlanNode): PhaseDependency | undefined {
+  const ran = graph.executionState(node) !== 'pending'
   return phaseDependencies(graph, node)?.find(
-    ({target}) => target.wave !== undefined && graph.executionState(target) === 'pending' && impliedWave(graph, target)?.wave !== target.wave
+    ({target}) => (ran || graph.executionState(target) === 'pending') && waveIsOff(graph, target, impliedWave(graph, target)?.wave)
   )
 }
 
@@ -97,4 +127,15 @@ function firstWave(graph: PlanGraph, directory: string): number {
     known.set(directory, (wave = startsAtZero ? 0 : 1))
   }
   return wave
+}
+
+/**
+ * The wave a plan is in once `wave-order`'s fixes are applied: its declared
+ * `wave`, unless it is off or a plan it waits for is (whose fix moves it
+ * too), then the wave its dependencies place it in; `undefined` when that
+ * cannot be worked out.
+ */
+export function settledWave(graph: PlanGraph, node: PlanNode): number | undefined {
+  const implied = impliedWave(graph, node)?.wave
+  return waveIsOff(graph, node, implied) || misplacedDependency(graph, node) ? implied : node.wave
 }
