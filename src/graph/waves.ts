@@ -78,7 +78,7 @@ export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | und
  * wave need only come after its dependencies'.
  */
 function keepsDeclaredWave(graph: PlanGraph, plan: PlanNode): plan is PlanNode & {wave: number} {
-  return plan.wave !== undefined && (plan.gapClosure === true || graph.executionState(plan) === 'executed')
+  return plan.wave !== undefined && Number.isInteger(plan.wave) && (plan.gapClosure === true || graph.executionState(plan) === 'executed')
 }
 
 /**
@@ -86,10 +86,12 @@ function keepsDeclaredWave(graph: PlanGraph, plan: PlanNode): plan is PlanNode &
  * place it in (`implied`, from `impliedWave`), or, when none can be worked
  * out, or for a gap-closure plan (which may number its waves on from the
  * phase's last wave), not after the waves of the plans of its phase it
- * depends on. Never on a cycle, where no wave can be right.
+ * depends on. Never on a cycle, where no wave can be right, nor for a
+ * `wave` that is no integer.
  */
 export function waveIsOff(graph: PlanGraph, node: PlanNode, implied: number | undefined): boolean {
-  if (node.wave === undefined || graph.cycleThrough(node)) return false
+  // A `wave` that is no integer (`2.5`) is frontmatter-schema's to report: no whole wave follows from it.
+  if (node.wave === undefined || !Number.isInteger(node.wave) || graph.cycleThrough(node)) return false
   const declared = node.wave
   if (implied !== undefined && !node.gapClosure) return implied !== declared
   return graph.edges(node).some(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
