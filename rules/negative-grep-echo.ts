@@ -3,7 +3,7 @@ import {child, type Element} from '../src/model/markup.js'
 import type {PlanDocument} from '../src/model/document.js'
 import {elementsNamed, lineOf, normalizePath, pathCovers, pathEntries} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
-import {allowListed, endOfLine, grepCalls, grepTarget, invertsMatch, isRegionScoped, namesOldText, negativeGrepPatterns, negativeGreps, shellSegments, shellView, type NegativeForm} from '../src/shell.js'
+import {allowListed, endOfLine, grepCalls, grepTarget, invertsMatch, isRegionScoped, namesOldText, grepPatterns, negativeGreps, readsProgramOutput, shellSegments, shellView, type NegativeForm} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
 
 /** A grep pattern that matches comment lines: a comment opener anchored at the line start, after optional blanks. */
@@ -47,7 +47,8 @@ export default defineRule({
       const quoted = calls.some((call) => call.quoted)
       const owner = tasks.find(({task}) => task.range[0] <= segment.start && segment.start < task.range[1])?.task
       for (const call of calls) {
-        if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern)) continue
+        // A check of a program's output (`npm run build | grep -c warning`) cannot see a comment in a file.
+        if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || readsProgramOutput(segment.text, call)) continue
         const scope = {task: owner, file: grepTarget(call, (token) => !token.startsWith('-'))}
         const known = gates.get(call.pattern)
         // A quoted gate of the literal wins over an unquoted one met before it: the literal's extent is then known.
@@ -59,8 +60,8 @@ export default defineRule({
     const zones = tasks.flatMap(({task, files}) =>
       elementsNamed(task, 'action').map((action) => {
         const [start, end] = action.contentRange
-        // A negative grep pasted into the action is not an echo of its own literal.
-        const excluded: Range[] = negativeGrepPatterns(view.slice(start, end), start)
+        // A grep pasted into the action is a command to run, not text to write.
+        const excluded: Range[] = grepPatterns(view.slice(start, end), start)
         return {task, files, start, end, excluded}
       })
     )
@@ -110,6 +111,20 @@ function writesInto(zone: {task: Element; files: string[]}, scope: Gate['scopes'
 }
 
 /**
+ * The line holding `at`, with the line before it when the sentence runs on
+ * from there ("Delete the now-orphaned" / "`X` key blocks"): that line ends
+ * without a stop and this one starts no list item.
+ */
+function sentenceLine(view: string, at: number, from: number, to: number): string {
+  const start = Math.max(from, view.lastIndexOf('\n', at) + 1)
+  const line = view.slice(start, Math.min(to, endOfLine(view, at)))
+  if (start <= from || /^\s*(?:[-*+]|\d+[.)])\s/.test(line)) return line
+  const previousStart = Math.max(from, view.lastIndexOf('\n', start - 2) + 1)
+  const previous = view.slice(previousStart, start - 1)
+  return /[.:;!?。：]\s*$|^\s*$/.test(previous) ? line : `${previous} ${line}`
+}
+
+/**
  * The first place `literal` occurs in an action, outside pasted negative
  * greps and outside lines that name it only as what to take away ("delete
  * the line X") or to leave alone ("do not touch X in Task 1").
@@ -118,7 +133,7 @@ function firstEcho(view: string, literal: string, zones: Array<{start: number; e
   for (const zone of zones) {
     for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {
       if (zone.excluded.some(([start, end]) => at >= start && at < end)) continue
-      const line = view.slice(Math.max(zone.start, view.lastIndexOf('\n', at) + 1), Math.min(zone.end, endOfLine(view, at)))
+      const line = sentenceLine(view, at, zone.start, zone.end)
       if (!namesOldText(line) && !leavesAlone.test(line)) return at
     }
   }
