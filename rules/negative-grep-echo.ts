@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {child, type Element} from '../src/model/markup.js'
 import type {PlanDocument} from '../src/model/document.js'
-import {elementsNamed, lineOf, normalizePath, pathCovers, pathEntries} from '../src/plan.js'
+import {elementsNamed, lineOf, normalizePath, pathCovers, pathEntries, plainText} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 import {allowListed, endOfLine, grepCalls, grepTarget, invertsMatch, isRegionScoped, namesOldText, grepPatterns, negativeGreps, readsProgramOutput, shellSegments, shellView, type NegativeForm} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
@@ -94,20 +94,32 @@ interface Gate {
   scopes: Array<{task: Element | undefined; file: string | undefined}>
 }
 
+/** The files a task writes: its `<files>`, else the files its `<name>` names ("Gate the subscribe in use-messages.ts"). */
 function filesOf(document: PlanDocument, task: Element): string[] {
   const files = child(task, 'files')
-  return files ? pathEntries(document, files).map((entry) => normalizePath(entry.path)) : []
+  if (files) return pathEntries(document, files).map((entry) => normalizePath(entry.path))
+  const name = child(task, 'name')
+  const words = name ? plainText(document, name).split(/[\s`'"]+/) : []
+  return words.map(withoutTrailingPunctuation).filter((word) => /^[\w@~./-]+\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(word))
+}
+
+/** `use-messages.ts:` → `use-messages.ts`, by index: a `[,;:)]+$` pattern would rescan a run of them. */
+function withoutTrailingPunctuation(word: string): string {
+  let end = word.length
+  while (end > 0 && ',;:)'.includes(word[end - 1])) end--
+  return word.slice(0, end)
 }
 
 /**
  * Whether a task's action may put text into the file a gate reads: it is the
- * gate's own task, or one of its `<files>` is that file, lies in that folder or
- * glob, or covers it; or either side is unknown (no `<files>`, no file argument).
+ * gate's own task, or one of its files (`filesOf`) is that file, lies in that
+ * folder or glob, or covers it, or has its name; or either side is unknown.
  */
 function writesInto(zone: {task: Element; files: string[]}, scope: Gate['scopes'][number]): boolean {
   const target = scope.file
   if (scope.task === zone.task || target === undefined || zone.files.length === 0 || ['.', './'].includes(target)) return true
-  return zone.files.some((file) => pathCovers(target, file) || pathCovers(file, target) || (!target.includes('/') && path.posix.basename(file) === target))
+  const sameName = (a: string, b: string) => !a.includes('/') && path.posix.basename(b) === a
+  return zone.files.some((file) => pathCovers(target, file) || pathCovers(file, target) || sameName(target, file) || sameName(file, target))
 }
 
 /**
