@@ -1,4 +1,4 @@
-import {andList, filesModified, pathCovers, taskPaths, type PathEntry} from '../src/plan.js'
+import {andList, filesModified, pathCovers, taskPaths, taskType, type PathEntry} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -44,7 +44,9 @@ export default defineRule<Options>({
     const readOnly = declared.length === 0
     const reads = (entry: PathEntry) =>
       readOnly && (entry.path.endsWith('/') || String(frontmatter.entries.get('type')?.value) === 'research')
-    const missing = named.filter((entry) => !names(declared, entry) && !reads(entry))
+    // A human-verify or a decision changes no file: its `<files>` are what the person looks at.
+    const looksAt = (entry: (typeof named)[number]) => ['checkpoint:human-verify', 'checkpoint:decision'].includes(taskType(entry.task) ?? '')
+    const missing = named.filter((entry) => !names(declared, entry) && !reads(entry) && !looksAt(entry))
     if (missing.length > 0) {
       report({
         message:

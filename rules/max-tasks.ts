@@ -1,6 +1,8 @@
 import type {PlanDocument} from '../src/model/document.js'
+import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
-import {filesModified, lineOf, normalizePath, taskPaths} from '../src/plan.js'
+import {child} from '../src/model/markup.js'
+import {filesModified, isCheckpoint, lineOf, normalizePath, taskPaths} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -19,17 +21,39 @@ interface Options {
 /** A legacy task heading (`## Task 2: Add the route`), in plans written before `<task>` blocks. */
 const taskHeading = /^Task\s+\d+\b/i
 
-/** The tasks of a plan: its `<task>` blocks, or, in a legacy plan without any, its `## Task N` headings. */
-function tasksOf(document: PlanDocument): Range[] {
-  if (document.tasks.length > 0) return document.tasks.map((task) => task.openTag)
-  return document.headings.filter((heading) => (heading.depth === 2 || heading.depth === 3) && taskHeading.test(heading.text.trim())).map((heading) => heading.range)
+/** A task name that makes it one of alternatives, only one of which runs: `Task 4 (if the API pages): …`, `If it does not: …`. */
+const alternativeName = /^(?:task\s*\d+[a-z]?\s*)?\((?:only\s+)?if\b|^(?:task\s*\d+[a-z]?\s*[:.-]\s*)?(?:only\s+)?if\b/i
+
+/** Whether a task is one of alternatives by its name. */
+function isAlternative(document: PlanDocument, task: Element): boolean {
+  const name = child(task, 'name')
+  return name !== undefined && alternativeName.test(document.text.slice(name.contentRange[0], Math.min(name.contentRange[1], name.contentRange[0] + 200)).trim())
 }
 
-/** The files a plan modifies: its `files_modified`, else the `<files>` of its tasks, each path once. */
+/**
+ * The tasks of a plan the executor works through: its `<task>` blocks but
+ * checkpoints (the orchestrator runs those), alternatives side by side
+ * counted once; or, in a legacy plan without any, its `## Task N` headings.
+ */
+function tasksOf(document: PlanDocument): {tasks: Range[]; all: number; checkpoints: number; alternatives: boolean} {
+  if (document.tasks.length === 0) {
+    const headings = document.headings.filter((heading) => (heading.depth === 2 || heading.depth === 3) && taskHeading.test(heading.text.trim()))
+    return {tasks: headings.map((heading) => heading.range), all: headings.length, checkpoints: 0, alternatives: false}
+  }
+  const work = document.tasks.filter((task) => !isCheckpoint(task))
+  const tasks = work.filter((task, index) => !(index > 0 && isAlternative(document, task) && isAlternative(document, work[index - 1])))
+  return {tasks: tasks.map((task) => task.openTag), all: document.tasks.length, checkpoints: document.tasks.length - work.length, alternatives: tasks.length < work.length}
+}
+
+/** Files the executor does not write by hand, or that are data: lockfiles, snapshots, generated code, fixtures. */
+const notWrittenCode =
+  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|uv\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|go\.sum|pubspec\.lock|Podfile\.lock|flake\.lock)$|(?:^|\/)(?:__snapshots__|__fixtures__|fixtures|testdata|generated|__generated__)\/|\.snap$|[.-]generated\.[A-Za-z]+$|\.g\.dart$|\.pb\.go$|_pb2\.py$/
+
+/** The files a plan modifies: its `files_modified`, else the `<files>` of its tasks, each path once, but lockfiles, fixtures and generated files. */
 function filesOf(document: PlanDocument): {count: number; range: Range | undefined} {
   const listed = filesModified(document)
   const entries = listed.length > 0 ? listed : taskPaths(document, 'files')
-  const distinct = new Set(entries.map((entry) => normalizePath(entry.path)))
+  const distinct = new Set(entries.map((entry) => normalizePath(entry.path)).filter((file) => !notWrittenCode.test(file)))
   return {count: distinct.size, range: listed.length > 0 ? document.frontmatter?.entries.get('files_modified')?.keyRange : entries[0]?.range}
 }
 
@@ -47,17 +71,17 @@ function target(options: Options): number {
 }
 
 /** Whether a plan has more tasks than its limits, with the first task over them. */
-function taskFinding(tasks: Range[], options: Options): (Excess & {index: number}) | undefined {
+function taskFinding(tasks: Range[], options: Options, aside: string): (Excess & {index: number}) | undefined {
   if (options.max > 0 && tasks.length > options.max) {
     return {
-      message: `This plan has ${tasks.length} tasks (at most ${options.max}): split it into plans of ${target(options)} or fewer; this is task ${options.max + 1}`,
+      message: `This plan has ${tasks.length} tasks${aside} (at most ${options.max}): split it into plans of ${target(options)} or fewer; this is task ${options.max + 1}`,
       limit: `at most ${options.max}`,
       index: options.max
     }
   }
   if (options.warnAbove > 0 && tasks.length > options.warnAbove) {
     return {
-      message: `This plan has ${tasks.length} tasks (plans are sized for ${options.warnAbove} or fewer, as quality drops while the executor's context fills): consider splitting it; this is task ${options.warnAbove + 1}`,
+      message: `This plan has ${tasks.length} tasks${aside} (plans are sized for ${options.warnAbove} or fewer, as quality drops while the executor's context fills): consider splitting it; this is task ${options.warnAbove + 1}`,
       limit: `plans are sized for ${options.warnAbove} or fewer`,
       severity: 'warning',
       index: options.warnAbove
@@ -91,25 +115,30 @@ export default defineRule<Options>({
   kinds: ['plan'],
   defaultOptions: {max: 4, warnAbove: 3, min: 0, maxFiles: 14, warnFilesAbove: 9},
   check({document, options, report}) {
-    const tasks = tasksOf(document)
-    if (tasks.length < options.min) {
+    const {tasks, all, checkpoints, alternatives} = tasksOf(document)
+    // What was left out of the count, so the number matches what the author sees.
+    const aside = [checkpoints > 0 ? `besides ${checkpoints === 1 ? 'its checkpoint' : `its ${checkpoints} checkpoints`}` : '', alternatives ? 'alternatives counted once' : '']
+      .filter(Boolean)
+      .join(', ')
+    // The minimum is of `<task>` blocks, checkpoints included: a plan of one checkpoint has its task.
+    if (all < options.min) {
       const body = document.frontmatter?.range[1] ?? 0
       report({
         message:
-          tasks.length === 0
+          all === 0
             ? 'This plan has no `<task>` blocks: the executor runs a plan\'s tasks and nothing else, so write its work as `<task>` blocks'
-            : `This plan has ${tasks.length} tasks (at least ${options.min}): merge it into a neighbouring plan, or split its work into more tasks`,
+            : `This plan has ${all} tasks (at least ${options.min}): merge it into a neighbouring plan, or split its work into more tasks`,
         range: [body, body]
       })
     }
-    const overTasks = taskFinding(tasks, options)
+    const overTasks = taskFinding(tasks, options, aside ? ` ${aside}` : '')
     const files = filesOf(document)
     const overFiles = files.range ? fileFinding(files.count, options) : undefined
     if (overTasks && overFiles) {
       // One cause (the plan's scope), one message: at `files_modified`, with the higher severity.
       const taskOver = tasks[overTasks.index]
       report({
-        message: `This plan has ${tasks.length} tasks (${overTasks.limit}) and modifies ${files.count} files (${overFiles.limit}): split it into plans of ${target(options)} or fewer tasks that each touch fewer files; task ${overTasks.index + 1} is on line ${lineOf(document, taskOver[0])}`,
+        message: `This plan has ${tasks.length} tasks${aside ? ` ${aside}` : ''} (${overTasks.limit}) and modifies ${files.count} files (${overFiles.limit}): split it into plans of ${target(options)} or fewer tasks that each touch fewer files; task ${overTasks.index + 1} is on line ${lineOf(document, taskOver[0])}`,
         range: files.range!,
         ...(overTasks.severity && overFiles.severity ? {severity: overTasks.severity} : {})
       })

@@ -13,6 +13,8 @@ const defaultPatterns = [
   '^[A-Z]-\\d+(?:\\.\\d+)*[A-Za-z]?(?:-[\\w.-]+)?-PLAN\\.md$',
   // A quick task's or a stand-alone plan: `028-PLAN.md`, `01-PLAN.md`, `07b-PLAN.md`.
   '^\\d+(?:\\.\\d+)*[A-Za-z]?-PLAN\\.md$',
+  // The plan GSD's legacy plan-fix command wrote for a UAT's issues: `14-FIX.md`, `14-02-FIX.md`.
+  '^\\d+(?:\\.\\d+)*[A-Za-z]?(?:-\\d+(?:\\.\\d+)*[A-Za-z]?)?-FIX\\.md$',
   // A quick task by date id: `260507-tj9-PLAN.md`.
   '^\\d{6}-[a-z0-9]{3}-PLAN\\.md$',
   // The one plan of its folder; the workflow's tools look for `PLAN.md` too.
@@ -54,7 +56,8 @@ export default defineRule<Options>({
   kinds: ['plan'],
   defaultOptions: {patterns: defaultPatterns},
   check({document, options, graph, report}) {
-    if (!document.path) return
+    // A file with neither frontmatter nor tasks may be a free-form note named like a plan (`ROLLOUT-PLAN.md`), not a plan.
+    if (!document.path || (!document.frontmatter && document.tasks.length === 0)) return
     const patterns = options.patterns.map((pattern) => new RegExp(pattern))
     const fileName = path.basename(document.path)
     if (patterns.some((pattern) => pattern.test(fileName))) return

@@ -9,8 +9,8 @@ interface Options {
   recommended: string[]
   /**
    * Children each checkpoint type must have (errors); `checkpoint:*` for the
-   * other checkpoint types. A checkpoint type with no entry is checked like
-   * any other task.
+   * other checkpoint types. An entry `a|b` is met by either child. A
+   * checkpoint type with no entry is checked like any other task.
    */
   checkpoints: Record<string, string[]>
   /** Children an element inside a task must have, by element name (errors). */
@@ -22,12 +22,24 @@ interface Options {
   foreignFormats: boolean
 }
 
-const gsdCheckpoints: Record<string, string[]> = {
+/**
+ * What the executor tells the person at each checkpoint. At a human action it
+ * gives "what automation was attempted, single manual step needed,
+ * verification command" (`agents/gsd-executor.md`): the step may be written
+ * in the template's `<action>` or `<instructions>` or in `<how-to-verify>`, and
+ * the check afterwards in `<verification>`, `<verify>`, `<done>` or the
+ * `<how-to-verify>` steps.
+ */
+const executorCheckpoints: Record<string, string[]> = {
   'checkpoint:human-verify': ['what-built', 'how-to-verify', 'resume-signal'],
   'checkpoint:decision': ['decision', 'options', 'resume-signal'],
-  'checkpoint:human-action': ['action', 'instructions', 'verification', 'resume-signal'],
+  'checkpoint:human-action': ['action|instructions|how-to-verify|what-to-do', 'verification|verify|done|how-to-verify', 'resume-signal'],
   'checkpoint:*': ['resume-signal']
 }
+
+/** The children one entry names: `a|b` is met by either, and messages name the first. */
+const alternatives = (entry: string) => entry.split('|')
+const shownName = (entry: string) => alternatives(entry)[0]
 
 /** Element names below an element, not counting those inside a decision's options (an `<option>` has its own `<name>`). */
 function elementNames(parent: Element): Set<string> {
@@ -58,7 +70,7 @@ export default defineRule<Options>({
   defaultOptions: {
     required: ['name', 'action'],
     recommended: ['verify', 'done', 'files'],
-    checkpoints: gsdCheckpoints,
+    checkpoints: executorCheckpoints,
     elements: {feature: ['behavior', 'implementation']},
     foreignFormats: true
   },
@@ -89,7 +101,7 @@ export default defineRule<Options>({
       for (const problem of document.markupProblems) {
         if (closesAbsentElement(problem) && taskOf(problem.element) === task) present.add(problem.written)
       }
-      const lacking = (names: string[]) => names.filter((name) => !present.has(name))
+      const lacking = (entries: string[]) => entries.filter((entry) => !alternatives(entry).some((name) => present.has(name))).map(shownName)
       const what = (tasks: Element[]) =>
         tasks.length === 1
           ? `This \`${taskType(task) ?? 'untyped'}\` task has no`
@@ -99,7 +111,7 @@ export default defineRule<Options>({
       if (missing.length > 0) {
         gap(`required ${taskType(task)} ${missing.join()}`, task, (tasks) =>
           checkpointNeeds
-            ? `${what(tasks)} ${tags(missing)}; ${add(missing, tasks)} (a \`${type}\` needs ${tags(checkpointNeeds)})`
+            ? `${what(tasks)} ${tags(missing)}; ${add(missing, tasks)} (a \`${type}\` needs ${tags(checkpointNeeds.map(shownName))})`
             : `${what(tasks)} ${tags(missing)}; ${add(missing, tasks)} (every task needs ${tags(options.required)})`
         )
       }

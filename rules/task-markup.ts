@@ -13,6 +13,7 @@ const advice: Record<MarkupProblemKind, (problem: MarkupProblem) => string> = {
   'duplicate-attribute': () => '; keep one',
   'unquoted-attribute': () => '; put its value in double quotes',
   'swallowed-tasks': () => '',
+  'glued-fence': () => '',
   'nul-bytes': () => '; save it as UTF-8 text without NUL bytes',
   'nested-too-deep': () => '; close the elements you opened, or write the deeper ones as text'
 }
@@ -27,6 +28,13 @@ function bothReadings(document: PlanDocument, problem: MarkupProblem & {element:
 function fixOf(document: PlanDocument, problem: MarkupProblem): Finding['fix'] {
   if (closesAbsentElement(problem)) return undefined
   if (problem.kind === 'mistyped-close' && problem.element) return {range: problem.range, text: `</${problem.element.name}>`}
+  // The close tag goes on a line of its own, at the fence's indentation.
+  if (problem.kind === 'glued-fence') {
+    const lineStart = document.text.lastIndexOf('\n', problem.range[0]) + 1
+    const indentation = /^[ \t]*/.exec(document.text.slice(lineStart, problem.range[0]))![0]
+    const lineBreak = document.text.includes('\r\n') ? '\r\n' : '\n'
+    return {range: problem.range, text: lineBreak + indentation + document.text.slice(problem.range[0], problem.range[1])}
+  }
   const attributes = problem.element?.attributes ?? []
   const attribute = attributes.find((candidate) => candidate.range[0] === problem.range[0])
   if (!attribute) return undefined
@@ -64,7 +72,7 @@ export default defineRule({
         message: closesAbsentElement(problem) ? bothReadings(document, problem) : problem.message + advice[problem.kind](problem),
         range: problem.range,
         ...(fix ? {fix} : {}),
-        ...(problem.kind === 'swallowed-tasks' ? {severity: 'warning' as const} : {})
+        ...(problem.kind === 'swallowed-tasks' || problem.kind === 'glued-fence' ? {severity: 'warning' as const} : {})
       })
     }
   }

@@ -1,9 +1,18 @@
 import {onlyNearMiss} from '../src/distance.js'
+import type {PlanDocument} from '../src/model/document.js'
 import {attribute, child, type Element} from '../src/model/markup.js'
 import {codeList, contentLines, elementsNamed, isCheckpoint, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 const ratings = ['reversible', 'costly', 'one-way']
+
+/** TDD's phase words in capitals (`(GREEN)`, "the RED tests from Task 1"), or "turns green" in Chinese: the task makes tests written before it pass. */
+const greenHalf = /\b(?:GREEN|RED)\b|变绿|转绿/
+
+/** Whether a `tdd="true"` task is the GREEN half of a pair, its behaviour pinned by the RED tests of an earlier task or plan. */
+function makesTestsPass(document: PlanDocument, task: Element): boolean {
+  return greenHalf.test(document.text.slice(task.contentRange[0], Math.min(task.contentRange[1], task.contentRange[0] + 20_000)))
+}
 
 /**
  * The optional parts of a current GSD task (GSD 1.14's planner and
@@ -39,7 +48,7 @@ export default defineRule({
     const trackerIds = new Map<string, Element>()
     for (const task of document.tasks) {
       const tdd = attribute(task, 'tdd')
-      if (tdd && tdd.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task)) {
+      if (tdd && tdd.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !makesTestsPass(document, task)) {
         report({message: 'This task has `tdd="true"` but no `<behavior>`: list the behaviours its tests check before the code is written (`<behavior>- Test 1: …</behavior>`)', range: tdd.range})
       }
       const tracker = attribute(task, 'tracker-id')

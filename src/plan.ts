@@ -170,9 +170,10 @@ export function pathEntries(document: PlanDocument, element: Element): PathEntry
   const [start, end] = element.contentRange
   // Tags (`<item>`) are no part of a path.
   const content = blankTags(document.text.slice(start, end))
-  // Lines, or parts of a line split at `,` and `;` (but not the comma of a `{a,b}` brace group).
-  for (const piece of content.matchAll(/(?:[^\n,;{]|\{[^}\n]*\}?)+/g)) {
-    const token = /^[\s>*+-]*(?:\d+[.)]\s+)?`?([^\s`()'"]+)/.exec(piece[0])
+  // Lines, or parts of a line split at `,` and `;` (full-width ones and `、` too; but not the comma of a `{a,b}` brace group).
+  // A path ends at a bracket, ASCII or full-width: `src/a.ts（更新）` is `src/a.ts` and a note.
+  for (const piece of content.matchAll(/(?:[^\n,;{，；、]|\{[^}\n]*\}?)+/g)) {
+    const token = /^[\s>*+-]*(?:\d+[.)]\s+)?`?([^\s`()'"（）【】「」]+)/.exec(piece[0])
     if (!token) continue
     // `docs/testing ss/uat-1.png`: a folder name with a space, when the next word goes on with a `/`.
     const goesOn = /\.[A-Za-z0-9]{1,10}$|\/$/.test(token[1]) ? null : /^ ([^\s`()'"]*\/[^\s`()'"]*)/.exec(piece[0].slice(token[0].length))

@@ -4,6 +4,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {rules, type RuleId} from '../rules/index.js'
 import {lintFiles} from '../src/lint.js'
 import {presets, type PresetName} from '../src/presets/index.js'
+import {gsdCheckpoints} from '../src/presets/gsd.js'
 import {remarkPlugins} from '../src/plugins.js'
 import type {RemarkLintRule} from '../src/remark.js'
 import suppressionCheck from '../src/suppression-check.js'
@@ -13,7 +14,13 @@ import {planWith, removeTree, writeTree} from './support/tree.js'
 /** What each preset's file (src/presets/<name>.ts) says: the rules it turns off, and how it sets the ones it changes. */
 const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unknown>>}> = {
   recommended: {off: ['human-verify-mode', 'read-first-paths', 'pbr-plan-format'], set: {'max-tasks': ['on', {warnAbove: 0}]}},
-  gsd: {off: ['read-first-paths', 'pbr-plan-format'], set: {'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}], 'task-elements': ['on', {foreignFormats: false}]}},
+  gsd: {
+    off: ['read-first-paths', 'pbr-plan-format'],
+    set: {
+      'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}],
+      'task-elements': ['on', {foreignFormats: false, checkpoints: gsdCheckpoints}]
+    }
+  },
   pbr: {
     off: ['human-verify-mode', 'one-way-decision', 'negative-grep-echo', 'criteria-traps', 'task-parts', 'negative-gate-conflict'],
     set: {

@@ -6,7 +6,7 @@ import {unified} from 'unified'
 import {parseDirectives, type Directive} from './directives.js'
 import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from './file-names.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
-import {parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
+import {isPlanElementName, parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
 import {byteOrderMarkLength, scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
 import {LineIndex, lineRanges, utf16Of, type Range} from './text.js'
@@ -73,6 +73,8 @@ interface OpenFence {
   start: number
   fence: string
   quoting: boolean
+  /** For a quote: the line start of the bare fence that closes it, once asked (-1: the first bare fence, as CommonMark reads it). */
+  closeAt?: number
 }
 
 /**
@@ -85,11 +87,17 @@ interface OpenFence {
  * A `markdown` fence quotes a document with fences of its own, and plans
  * write them with the same three backticks: inside it, a fence with an info
  * string (```` ```bash ````) opens a nested level and a bare fence closes the
- * innermost one, as their authors and the executing agent read them.
+ * innermost one, as their authors and the executing agent read them. A
+ * quoted document may open a block with a bare fence too: then a bare fence
+ * at the quote's own level closes the quote or opens a block in it, and
+ * `quoteCloseLine` decides which. A closing fence glued to a close tag
+ * (```` ```</action> ````) ends there, as the agent reads it.
  */
 function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): OpaqueRegion[] {
   const regions: OpaqueRegion[] = []
   const open: OpenFence[] = []
+  /** How far a quote's look-ahead has read: a quote that starts inside an earlier one's reach is read as CommonMark reads it, so each line is read ahead once. */
+  const reach = {until: 0}
   for (const [lineStart, lineEnd] of lineRanges(text, from)) {
     const line = text.slice(lineStart, lineEnd)
     const match = {index: lineStart}
@@ -105,17 +113,91 @@ function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): O
     // An info string with a backtick cannot open a backtick fence (it is inline code).
     const canOpen = !(marker[0] === '`' && info.includes('`'))
     const innermost = open[open.length - 1]
+    const closes = innermost !== undefined && marker[0] === innermost.fence[0] && marker.length >= innermost.fence.length
     if (!innermost) {
-      if (canOpen) open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info)})
-    } else if (marker[0] === innermost.fence[0] && marker.length >= innermost.fence.length && info === '') {
+      // ```` ```</action> ```` with no fence open closes the element, not opens code.
+      if (canOpen && !gluedCloseTag(rest)) open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info)})
+    } else if (closes && info === '') {
+      if (innermost.quoting && open.length === 1) innermost.closeAt ??= quoteCloseLine(text, innermost.start, lineStart, marker[0], reach)
+      if (innermost.closeAt !== undefined && innermost.closeAt !== -1 && innermost.closeAt !== lineStart) {
+        open.push({start: match.index, fence: marker, quoting: false})
+        continue
+      }
       open.pop()
       if (open.length === 0) regions.push({range: [innermost.start, match.index + line.length], kind: 'fenced', closed: true})
+    } else if (closes && open.length === 1 && gluedCloseTag(rest)) {
+      const fenceEnd = match.index + fence[0].length
+      open.pop()
+      regions.push({range: [innermost.start, fenceEnd], kind: 'fenced', closed: true, glued: true})
     } else if (info !== '' && canOpen && open.some((outer) => outer.quoting)) {
       open.push({start: match.index, fence: marker, quoting: quotingInfo.test(info)})
     }
   }
   if (open.length > 0) regions.push({range: [open[0].start, text.length], kind: 'fenced', closed: false})
   return regions
+}
+
+/** A close tag of a plan element right after a fence (```` ```</action> ````): the fence closes and the tag is markup. */
+function gluedCloseTag(rest: string): boolean {
+  const tag = /^<\/([A-Za-z][\w:.-]*)>/.exec(rest)
+  return tag !== null && isPlanElementName(tag[1])
+}
+
+/** A line's leading tag: `</action>`, `<task type="auto">`. */
+const leadingTag = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/
+
+/**
+ * Where a quote's bare fence at its own level (`from`, the first one) is
+ * read: -1 when it closes the quote, as CommonMark reads it; else the line
+ * start of the bare fence that does. The second reading wins when the
+ * first leaves a fence open where the element around the quote ends (the
+ * first line-start close tag of a plan element not opened since the quote,
+ * or a line-start `<task`) and the second closes every fence by then: each
+ * bare fence at the quote's level opens a block, but the last before that
+ * line closes the quote. Without such a line, CommonMark's reading stays.
+ * Each line is read ahead for one quote at most (`reach`), so a file of
+ * quotes costs one pass.
+ */
+function quoteCloseLine(text: string, quoteStart: number, from: number, marker: string, reach: {until: number}): number {
+  if (quoteStart < reach.until) return -1
+  const opened = new Map<string, number>()
+  /** Fences open in each reading, innermost last: CommonMark's after the quote closed at `from`, and the author's with it still open. */
+  const commonMark: OpenFence[] = []
+  const author: OpenFence[] = [{start: quoteStart, fence: marker, quoting: true}, {start: from, fence: marker, quoting: false}]
+  let lastAtQuoteLevel = from
+  const lines = lineRanges(text, quoteStart)
+  lines.next()
+  for (const [lineStart, lineEnd] of lines) {
+    reach.until = lineEnd
+    const line = text.slice(lineStart, lineEnd)
+    const tag = leadingTag.exec(line)
+    if (tag && isPlanElementName(tag[2]) && ((tag[1] === '/' && !opened.get(tag[2])) || (tag[1] === '' && tag[2] === 'task'))) {
+      const authorCloses = author.length === 2 && author[1].start === lastAtQuoteLevel && lastAtQuoteLevel !== from
+      return commonMark.length > 0 && authorCloses ? lastAtQuoteLevel : -1
+    }
+    for (const inLine of line.matchAll(/<(\/?)([A-Za-z][\w:.-]*)/g)) {
+      opened.set(inLine[2], (opened.get(inLine[2]) ?? 0) + (inLine[1] === '' ? 1 : -1))
+    }
+    if (lineStart <= from) continue
+    const fence = fenceLine.exec(line)
+    if (!fence) continue
+    const info = line.slice(fence[0].length).trim()
+    const canOpen = !(fence[1][0] === '`' && info.includes('`'))
+    for (const reading of [commonMark, author]) {
+      const innermost = reading[reading.length - 1]
+      if (!innermost) {
+        if (canOpen) reading.push({start: lineStart, fence: fence[1], quoting: quotingInfo.test(info)})
+      } else if (fence[1][0] === innermost.fence[0] && fence[1].length >= innermost.fence.length && info === '') {
+        if (reading === author && reading.length === 1) {
+          reading.push({start: lineStart, fence: fence[1], quoting: false})
+          lastAtQuoteLevel = lineStart
+        } else reading.pop()
+      } else if (info !== '' && canOpen && reading.some((outer) => outer.quoting)) {
+        reading.push({start: lineStart, fence: fence[1], quoting: quotingInfo.test(info)})
+      }
+    }
+  }
+  return -1
 }
 
 /** CommonMark's code regions and headings read off a syntax tree (remark's or ESLint's), in source order. */

@@ -32,6 +32,7 @@ export type MarkupProblemKind =
   | 'duplicate-attribute'
   | 'unquoted-attribute'
   | 'swallowed-tasks'
+  | 'glued-fence'
   | 'nul-bytes'
   | 'nested-too-deep'
 
@@ -52,6 +53,8 @@ export interface OpaqueRegion {
   closed?: boolean
   /** For fenced code: the fence was never closed and ends where the markup it would swallow begins (see `fenceCut`). */
   cut?: boolean
+  /** For fenced code: its closing fence has a close tag glued to it (```` ```</action> ````); the region ends at the fence. */
+  glued?: boolean
 }
 
 /**
@@ -66,6 +69,11 @@ const planElementNames = new Set([
   'human-check', 'precondition', 'behavior', 'implementation', 'what-checked',
   'gate-results', 'violations', 'reversibility'
 ])
+
+/** Whether a tag name is one of the plan format's elements (`action`, `how-to-verify`), not prose or HTML. */
+export function isPlanElementName(name: string): boolean {
+  return planElementNames.has(name)
+}
 
 /** Plan elements that hold elements rather than text: an unclosed tag inside any other is a mention in prose. */
 const structuralElementNames = new Set(['task', 'verify', 'options', 'option'])
@@ -294,6 +302,8 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     }
   }
 
+  /** Tasks whose opening tag a reported fence swallowed: their `</task>` is not reported again. */
+  let swallowedStarts = 0
   /** Opening tags not read as elements because they nest too deep, by name: their closing tags are skipped too. */
   const tooDeep = new Map<string, number>()
   const candidates = /[<`]/g
@@ -351,7 +361,8 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     if (stack.length === 0) {
       if (tag.name !== 'task') continue
       if (tag.closing) {
-        report('stray-close', '`</task>` closes no open `<task>`', tag.range)
+        if (swallowedStarts > 0) swallowedStarts--
+        else report('stray-close', '`</task>` closes no open `<task>`', tag.range)
       } else if (tag.selfClosing) {
         tasks.push(open(tag))
       } else {
@@ -416,13 +427,25 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
   return {tasks, problems, comments, cuts}
 
   function checkFence(region: OpaqueRegion) {
+    if (region.glued) {
+      const tag = /^<\/[A-Za-z][\w:.-]*>/.exec(text.slice(region.range[1], region.range[1] + 100))?.[0] ?? ''
+      report(
+        'glued-fence',
+        `This close tag is glued to the closing fence before it: the agent reads both, but a Markdown reader does not end the code there and takes the rest of the plan for code; put \`${tag}\` on a line of its own`,
+        [region.range[1], region.range[1] + tag.length]
+      )
+      return
+    }
     if (region.cut) {
       const fence = text.slice(region.range[0], lineEndAt(text, region.range[0])).trimEnd()
       const marker = /[`~]{3,}/.exec(fence)?.[0] ?? '```'
       const tag = /^[ \t]*<(\/?[A-Za-z][\w:.-]*)/.exec(text.slice(region.range[1], region.range[1] + 100))?.[1] ?? 'task'
+      const close = `close it with \`\` ${marker} \`\` before that line`
+      // A bare fence opens few blocks on purpose: one left open is most often a leftover.
+      const fix = fence.endsWith(marker) ? `remove it if it is stray, or ${close}` : `${close}, or remove it if it is stray`
       report(
         'swallowed-tasks',
-        `This code fence is not closed before \`<${tag}>\` (line ${lineOf(region.range[1])}), so a Markdown reader takes the rest of the plan for code; close it with \`\` ${marker} \`\` before that line, or remove it if it is stray`,
+        `This code fence is not closed before \`<${tag}>\` (line ${lineOf(region.range[1])}), so a Markdown reader takes the rest of the plan for code; ${fix}`,
         [region.range[0], region.range[0] + fence.length]
       )
       return
@@ -439,6 +462,8 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     const closes = content.match(/<\/task>/g)?.length ?? 0
     // A quoted example holds whole tasks; a stray fence holds a task's start or end without the other.
     if (opens + closes > 0 && (!region.closed || opens !== closes || stack.length > 0)) {
+      // The `</task>` of a task whose start the fence holds closes nothing: the fence's doing, not another problem.
+      if (stack.length === 0) swallowedStarts += Math.max(0, opens - closes)
       const fence = text.slice(region.range[0], lineEndAt(text, region.range[0])).trimEnd()
       report(
         'swallowed-tasks',
@@ -459,13 +484,17 @@ function lineEndAt(text: string, offset: number): number {
  * the line start of the first close tag, at the start of a line, of an
  * element open around the fence that the fence itself did not open (a fence
  * left open in `<action>` ends at `</action>`); outside a task, the first
- * `<task>` line of an unclosed fence, or of one that holds a task's start
- * and end in unequal numbers. A quoted example (whole tasks, or a fragment
+ * line-start close tag before any `<task>` of an element the fence did not
+ * open (a stray fence in `<interfaces>` ends at `</interfaces>`), else the
+ * first `<task>` line, of an unclosed fence, or of one that holds a task's
+ * start and end in unequal numbers. A quoted example (whole tasks, or a fragment
  * that closes nothing open around it) is not cut.
  */
 function fenceCut(text: string, region: OpaqueRegion, openNames: string[]): number | undefined {
   const openedInFence = new Map<string, number>()
   let firstTaskLine: number | undefined
+  /** Outside a task, the first line-start close tag of an element the fence did not open (`</interfaces>`): where the excerpt it belongs to ends. */
+  let foreignClose: number | undefined
   let opens = 0
   let closes = 0
   // The lines after the fence's own, each found once: searching for the next `\n` from each fence would scan a text with lone CRs to its end every time.
@@ -475,7 +504,10 @@ function fenceCut(text: string, region: OpaqueRegion, openNames: string[]): numb
     if (lineStart >= region.range[1]) break
     const line = text.slice(lineStart, Math.min(end, region.range[1]))
     const leading = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/.exec(line)
-    if (leading?.[1] === '/' && openNames.includes(leading[2]) && !openedInFence.get(leading[2])) return lineStart
+    if (leading?.[1] === '/' && !openedInFence.get(leading[2])) {
+      if (openNames.includes(leading[2])) return lineStart
+      if (firstTaskLine === undefined) foreignClose ??= lineStart
+    }
     if (leading?.[1] === '' && leading[2] === 'task') {
       firstTaskLine ??= lineStart
       opens++
@@ -490,6 +522,7 @@ function fenceCut(text: string, region: OpaqueRegion, openNames: string[]): numb
     }
   }
   if (openNames.length > 0 || firstTaskLine === undefined) return undefined
+  if (foreignClose !== undefined && (!region.closed || opens !== closes)) return foreignClose
   return !region.closed || (closes > 0 && opens !== closes) ? firstTaskLine : undefined
 }
 
