@@ -1,8 +1,9 @@
 import path from 'node:path'
 import {child, type Element} from '../src/model/markup.js'
 import type {PlanDocument} from '../src/model/document.js'
-import {elementsNamed, lineOf, normalizePath, pathCovers, pathEntries, plainText} from '../src/plan.js'
+import {blankTags, elementsNamed, lineOf, normalizePath, pathCovers, pathEntries, plainText} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
+import {countUpTo} from '../src/sorted.js'
 import {allowListed, endOfLine, grepCalls, grepTarget, invertsMatch, isRegionScoped, namesOldText, grepPatterns, negativeGreps, readsProgramOutput, shellSegments, shellView, type NegativeForm} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
 
@@ -39,7 +40,8 @@ export default defineRule({
     const bodyStart = document.frontmatter?.range[1] ?? 0
     const tasks = document.tasks.map((task) => ({task, files: filesOf(document, task)}))
     const gates = new Map<string, Gate>()
-    for (const segment of shellSegments(view.slice(bodyStart), bodyStart)) {
+    // Tags become spaces, so `f.ts</automated>` reads as the file `f.ts`.
+    for (const segment of shellSegments(blankTags(view.slice(bodyStart)), bodyStart)) {
       const calls = negativeGreps(segment.text)
       // A gate that reads only part of the file (`grep -A 4 'def x' f | grep -c X`) may never see the echo.
       if (calls.length > 0 && (dropsComments(segment.text) || isRegionScoped(segment.text))) continue
@@ -65,9 +67,13 @@ export default defineRule({
         return {task, files, start, end, excluded}
       })
     )
+    const fenced = document.opaque
+      .filter((region) => region.kind === 'fenced')
+      .map((region) => region.range)
+      .sort((a, b) => a[0] - b[0])
     for (const [literal, gate] of gates) {
       // An echo matters only where the executor may write it into the file the gate reads.
-      const echo = firstEcho(view, literal, zones.filter((zone) => gate.scopes.some((scope) => writesInto(zone, scope))))
+      const echo = firstEcho(view, literal, zones, (zone, at) => gate.scopes.some((scope) => writesInto(zone, scope) && writtenBeforeCheck(zone.task, at, scope, fenced)))
       if (echo === undefined) continue
       const range: Range = [echo, echo + literal.length]
       if (gate.quoted) {
@@ -101,6 +107,21 @@ function filesOf(document: PlanDocument, task: Element): string[] {
   const name = child(task, 'name')
   const words = name ? plainText(document, name).split(/[\s`'"]+/) : []
   return words.map(withoutTrailingPunctuation).filter((word) => /^[\w@~./-]+\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(word))
+}
+
+/**
+ * Whether text at `at` in a task's action is there when the check runs: a
+ * task's check runs when that task ends, so a later task's action cannot
+ * break it; and code an earlier task writes (a fenced block) is real code that
+ * the check's task takes out, not an echo. Prose of an earlier task may still
+ * end up in a comment that stays. A plan-level check runs after every task.
+ */
+function writtenBeforeCheck(task: Element, at: number, scope: Gate['scopes'][number], fenced: Range[]): boolean {
+  if (scope.task === undefined || scope.task === task) return true
+  if (task.range[0] > scope.task.range[0]) return false
+  // Fenced blocks do not overlap: the last one starting at or before `at` is the only one that can hold it.
+  const before = countUpTo(fenced, (range) => range[0], at)
+  return before === 0 || fenced[before - 1][1] <= at
 }
 
 /** `use-messages.ts:` → `use-messages.ts`, by index: a `[,;:)]+$` pattern would rescan a run of them. */
@@ -141,10 +162,15 @@ function sentenceLine(view: string, at: number, from: number, to: number): strin
  * greps and outside lines that name it only as what to take away ("delete
  * the line X") or to leave alone ("do not touch X in Task 1").
  */
-function firstEcho(view: string, literal: string, zones: Array<{start: number; end: number; excluded: Range[]}>): number | undefined {
+function firstEcho<Zone extends {start: number; end: number; excluded: Range[]}>(
+  view: string,
+  literal: string,
+  zones: Zone[],
+  counts: (zone: Zone, at: number) => boolean
+): number | undefined {
   for (const zone of zones) {
     for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {
-      if (zone.excluded.some(([start, end]) => at >= start && at < end)) continue
+      if (zone.excluded.some(([start, end]) => at >= start && at < end) || !counts(zone, at)) continue
       const line = sentenceLine(view, at, zone.start, zone.end)
       if (!namesOldText(line) && !leavesAlone.test(line)) return at
     }
