@@ -1,4 +1,4 @@
-import {commandsIn, isLogin, isLoginCheck, isRunAsk, readRanges, type CommandAsk} from '../src/commands.js'
+import {commandsIn, isLogin, isLoginCheck, isReleaseAct, isRunAsk, readRanges, type CommandAsk} from '../src/commands.js'
 import type {Range} from '../src/model/text.js'
 import {blankTags, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -56,7 +56,7 @@ const platformThings = String.raw`\b(projects?|apps?|sites?|services?|workers?|i
 const builtInWork: AutomatableWork[] = [
   // An ask to deploy, not a mention (`self-deploy role`, `Pre-Deploy Gate`, `before deploy`) nor a requirement id (`DEPLOY-02`).
   {pattern: String.raw`(^|[^\w-])(re)?deploy( it| the| this| your| to| a| an|ing the)\b|^\W*(re)?deploy\b(?!-)`, work: 'deploy', tool: ''},
-  {pattern: String.raw`\b(run|execute|kick off|apply)\b[^.\n]{0,40}\b(build|tests?|test suite|migrations?|migrate|seeds?|seeding|lint)\b`, work: 'run builds, tests and migrations', tool: 'the Bash tool'},
+  {pattern: String.raw`\b(run|execute|kick off|apply)\b[^.\n]{0,40}\b(build|tests?|test suite|migrations?|migrate|seeds?|seeding|lint|lighthouse|pagespeed)\b`, work: 'run builds, tests and migrations', tool: 'the Bash tool'},
   // SQL the person is told to apply to a database: the agent runs it with psql or the platform's CLI.
   {pattern: String.raw`\b(run|runs|execute|executes|apply|applies)\b[^.\n]{0,40}(\bsql\b|\bddl\b|\w\.sql\b)`, work: 'run SQL against a database', tool: 'psql or the platform\'s CLI'},
   {pattern: String.raw`\bstart\b[^.\n]{0,20}\b(dev |development |local |the )?server\b`, work: 'start servers', tool: 'the Bash tool'},
@@ -72,7 +72,7 @@ const builtInWork: AutomatableWork[] = [
     tool: ''
   },
   {pattern: String.raw`\bcopy\b[^.\n]{0,60}\b(into|to) (the )?[^.\n]{0,30}\b(dashboard|settings|console|config|\.env)\b`, work: 'copy values between services', tool: ''},
-  {pattern: String.raw`\b(create|edit|update|write|add)\b[^.\n]{0,40}(\.env\b|\.env\.local|config file|\b\w+\.(json|ya?ml|toml|ts|js)\b)`, work: 'create or edit files', tool: 'the Write tool'},
+  {pattern: String.raw`\b(create|edit|update|write|add)\b[^.\n]{0,40}(\.env\b|\.env\.local|config file|\b\w+\.(json|ya?ml|toml|ts|js|md)\b)`, work: 'create or edit files', tool: 'the Write tool'},
   // An env file is written by the agent even when a secret goes into it: the person pastes the secret, the agent writes the file.
   {pattern: String.raw`\b(create|edit|update|write|add|open|paste|fill|put)\b[^.\n]{0,40}(?<![\w)])\.env\b|(创建|新建|编辑|填写|写入)[^。\n]{0,20}\.env\b`, work: 'create or edit files', tool: 'the Write tool', despiteSecrets: true},
   // A migration pasted into a web SQL editor: the agent applies it with `supabase db push` or psql.
@@ -85,9 +85,15 @@ const builtInWork: AutomatableWork[] = [
     tool: 'git and gh'
   },
   // A dashboard setting the service's API or CLI sets, where the plan names it: a DNS record, SMTP host/port/sender, auth URLs.
-  {pattern: String.raw`\b(add|create|set( up)?|configure|update|point|change)\b[^.\n]{0,40}\b(dns|cname|mx|txt|srv|caa|spf|dkim|dmarc|aaaa)\b[^.\n]{0,20}\brecords?\b`, work: 'add DNS records', tool: "the DNS host's API"},
+  // A record named by its type alone ("add a TXT entry", a table row `| CNAME | app | … |` under "add these records:"), not a file's extension (`robots.txt`).
   {
-    pattern: String.raw`\bsmtp\b[^.\n]{0,60}\b(host|port|sender)\b|\b(site url|redirect urls?|redirect uris?|authori[sz]ed domains?)\b|\b(enable|disable|turn on|turn off|toggle)\b[^.\n]{0,40}\b(email(\/password)? (provider|sign-?ins?)|anonymous sign-?ins?|realtime|row level security|point in time recovery)\b`,
+    pattern: String.raw`\b(add|create|set( up)?|configure|update|point|change)\b[^.\n]{0,40}(\b(dns|cname|mx|txt|srv|caa|spf|dkim|dmarc|aaaa)\b[^.\n]{0,20}\b(records?|entry|entries)\b|(?<![\w.-])(cname|mx|txt|aaaa|srv|caa)(?![\w.-]))`,
+    work: 'add DNS records',
+    tool: "the DNS host's API",
+    despiteLogin: true
+  },
+  {
+    pattern: String.raw`\bsmtp\b[^.\n]{0,60}\b(host|port|sender)\b|\b(host|port|sender)\b[^.\n]{0,60}\bsmtp\b|\b(site url|redirect urls?|redirect uris?|authori[sz]ed domains?)\b|\b(enable|disable|turn on|turn off|toggle)\b[^.\n]{0,40}\b(email(\/password)? (provider|sign-?ins?)|anonymous sign-?ins?|realtime|row level security|point in time recovery)\b`,
     work: "configure a service's settings",
     tool: '',
     despiteSecrets: true,
@@ -128,7 +134,13 @@ const deviceWords = /\b(physical|device|phone|hardware|usb|qr code|simulator|emu
  * names the prompt the person types at, not the agent doing it.
  */
 const agentDoes =
-  /\b(claude(?! code\b)|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
+  /\b(claude(?! code\b|\.md\b)|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
+
+/** A lead or heading that says what the agent cannot do ("Claude cannot provision the runner:") gives the steps under it to the person, not to the agent. */
+const negated = /\b(can ?not|can't|unable|doesn't|does not|won't|isn't able)\b|не может|не можем|不能|无法|no puede|ne peut/i
+
+/** Whether a lead or heading gives the lines under it to the agent ("**Automated part (Claude runs it):**"). */
+const givesToAgent = (line: string) => agentDoes.test(line) && !negated.test(line)
 
 /**
  * A task's name that puts its work where only a person is: on a physical
@@ -137,7 +149,7 @@ const agentDoes =
  * results are then steps around the person's work, not work to hand over.
  */
 const humanOnlyName =
-  /\b(physical|real) (devices?|phones?|iphones?|ipads?|android|hardware)\b|\bon (a |the |your |each |both |two )?(devices?|phones?|iphones?|ipads?|android|tablets?)\b|\b(simulators?|emulators?|uat|vms?|virtual machines?|raspberry pi|screencast)\b|\b(record|film|narrat\w*)\b[^.\n]{0,30}\b(video|demo|walkthrough)\b/i
+  /\b(physical|real) (devices?|phones?|iphones?|ipads?|android|hardware)\b|\bon (a |the |your |each |both |two )?(devices?|phones?|iphones?|ipads?|android|tablets?)\b|\b(simulators?|emulators?|vms?|virtual machines?|raspberry pi|screencast)\b|(?<![\w.-])uat(?![\w.-])|\b(record|film|narrat\w*)\b[^.\n]{0,30}\b(video|demo|walkthrough)\b/i
 
 /**
  * The plan saying the agent cannot reach where the work is (a phone, a
@@ -150,18 +162,66 @@ const agentCannotReach =
 /** Children that say what the agent checks or how to answer, not what the person is told to do. */
 const notAsks = new Set(['verification', 'verify', 'automated', 'done', 'resume-signal', 'files', 'read_first', 'acceptance_criteria', 'what-built', 'what-checked', 'precondition'])
 
-/** Commands that store a secret the person holds (`fly secrets set`, `vercel env add`, `gh secret set`): providing a secret is a documented ask. */
-function storesSecret(words: string[]): boolean {
+/**
+ * Commands that make or store a secret the person holds (`fly secrets set`,
+ * `vercel env add`, `aws secretsmanager put-secret-value`, `openssl rand`):
+ * providing a secret is a documented ask.
+ */
+function handlesSecret(words: string[]): boolean {
   const rest = words.slice(1)
-  return rest.some((word) => /^secrets?$/.test(word)) || /\b(env (add|set)|variables set|config:set)\b/.test(rest.join(' '))
+  if (['ssh-keygen', 'pwgen', 'uuidgen'].includes(words[0]) || (words[0] === 'openssl' && /^(rand|genrsa|genpkey|req)$/.test(rest[0] ?? ''))) return true
+  return rest.some((word) => /secret/.test(word)) || /\b(env (add|set)|variables set|config:set)\b/.test(rest.join(' '))
 }
 
 /** A task that asks the person to approve (a deployment gate the platform enforces, the agent's results). */
 const approves = /\b(approv|aprob|aprueb)/i
 
+/** A release a maintainer reviews: its name or text says release, tag or publish, and review or sign-off. */
+const releases = /\b(releases?|tags?|publish\w*)\b|发布|リリース|релиз|publica/i
+const reviews = /\b(review\w*|maintainer|sign[- ]?off|one-way|irreversible)\b|审核|审查|レビュー|ревью|revis/i
+
+/** A line that heads a part of the task: a Markdown heading, a bold line, a `【…】` line. */
+const headingLine = /^\s*(?:#{1,6}\s|\*\*[^*\n]+\*\*[:：]?\s*$|【[^】\n]*】\s*$)/
+
+/** A list item, a table row or a `Key: value` setting line: read with the line that introduces it. */
+const itemLine = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)|^\s*[\w][\w ./()-]{0,30}:\s+\S/
+
+/** The lines of `text` before `offset` inside [from, offset), last first, at most `limit` of them. */
+function* linesBefore(text: string, offset: number, from: number, limit: number): Generator<string> {
+  let end = text.lastIndexOf('\n', offset - 1)
+  for (let count = 0; count < limit && end >= from; count++) {
+    const start = Math.max(from, text.lastIndexOf('\n', end - 1) + 1)
+    yield text.slice(start, end)
+    end = start - 1
+  }
+}
+
+/**
+ * The line that introduces the list, table or settings a line at `offset`
+ * stands in ("Add these records at the registrar:", "Step 3 — SMTP:"): the
+ * nearest line before it, over items and blank lines, that is not an item
+ * itself or ends with a colon. Empty when the line is not an item.
+ */
+function leadOf(text: string, offset: number, from: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1
+  if (!itemLine.test(text.slice(lineStart, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset)))) return ''
+  for (const line of linesBefore(text, lineStart, from, 40)) {
+    if (line.trim() === '') continue
+    if (!itemLine.test(line) || /[:：]\s*$/.test(line)) return line.trim()
+  }
+  return ''
+}
+
+/** The heading of the part of the task a line at `offset` stands in ("**Automated part (Claude runs it):**"), or empty. */
+function sectionOf(text: string, offset: number, from: number): string {
+  for (const line of linesBefore(text, text.lastIndexOf('\n', offset - 1) + 1, from, 80)) if (headingLine.test(line)) return line.trim()
+  return ''
+}
+
 /** A command that only reads (`gh run list`, `flyctl releases`, `git log`): in an approval task, a status lookup beside the approval, not work. */
 function isLookup(words: string[]): boolean {
-  return ['cat', 'ls', 'head', 'tail', 'less', 'grep', 'rg', 'wc', 'jq', 'diff', 'find', 'echo'].includes(words[0]) || isLoginCheck(words) || words.slice(1).some((word) => /^(view|releases|logs?|get|describe|history|diff)$/.test(word))
+  if (words[0] === 'sql') return ['select', 'with', 'show', 'explain'].includes(words[1])
+  return ['cat', 'ls', 'head', 'tail', 'less', 'grep', 'rg', 'wc', 'jq', 'diff', 'find', 'echo', 'dig', 'nslookup'].includes(words[0]) || isLoginCheck(words) || words.slice(1).some((word) => /^(view|releases|logs?|get|describe|history|diff|show|rev-parse)$/.test(word))
 }
 
 /** A sentence (or line) of prose with its offset; it ends at a line break or at `.`, `!`, `?` before a space, not at the dot of `.env` or `src/config.ts`. */
@@ -235,17 +295,24 @@ export default defineRule<Options>({
     for (const task of document.tasks) {
       if (taskType(task) !== 'checkpoint:human-action' || isHumanOnly(document, task)) continue
       const ranges = readRanges(task, notAsks)
-      const approval = ranges.some(([start, end]) => approves.test(document.text.slice(start, end)))
-      const given = commandsIn(document, ranges, morePrograms, {slashCommands: true})
+      const asked = ranges.map(([start, end]) => document.text.slice(start, end)).join('\n')
+      const approval = approves.test(asked)
+      // A release the maintainer reviews: the push or publish and the look at the tree before it are the gate.
+      const given = commandsIn(document, ranges, morePrograms, {slashCommands: true, sql: true})
+      const releaseGate = (releases.test(asked) && reviews.test(asked)) || given.some((command) => isReleaseAct(command.words, {registryOnly: true}))
+      const rangeOf = (offset: number) => ranges.find(([start, end]) => offset >= start && offset < end)?.[0] ?? offset
+      const partOfAgent = (offset: number) => givesToAgent(sectionOf(document.text, offset, rangeOf(offset))) || givesToAgent(leadOf(document.text, offset, rangeOf(offset)))
       // In a task that logs the person in, a command that only lists what the login reached is the login's check.
       const logsIn = given.some((command) => isLogin(command.words))
       const commands = given.filter(
         (command: CommandAsk) =>
           isRunAsk(command) &&
-          !(approval && isLookup(command.words)) &&
+          !((approval || releaseGate) && isLookup(command.words)) &&
+          !isReleaseAct(command.words, {registryOnly: !releaseGate}) &&
+          !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
           !(logsIn && isLoginCheck(command.words)) &&
-          !storesSecret(command.words) &&
+          !handlesSecret(command.words) &&
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
           !agentDoes.test(command.context.replace(command.text, '')) &&
           !deviceWords.test(command.context) &&
@@ -259,21 +326,34 @@ export default defineRule<Options>({
         message:
           command.form === 'slash'
             ? `This human-action asks a person to run the slash command \`${quoted(command.text)}\`, which the agent can run itself`
-            : `This human-action asks a person to run \`${quoted(command.text)}\`, which the executor can run with the Bash tool`
+            : command.form === 'sql'
+              ? `This human-action asks a person to run the SQL \`${quoted(command.text)}\`, which the executor can run with psql or the platform's CLI`
+              : `This human-action asks a person to run \`${quoted(command.text)}\`, which the executor can run with the Bash tool`
       }))
       for (const sentence of sentences) {
-        if (agentDoes.test(sentence.text) || otherLegitimate.some((pattern) => pattern.test(sentence.text))) continue
-        const logsIn = login.test(sentence.text)
-        const namesSecret = secretAsks.some((pattern) => pattern.test(sentence.text))
-        const item = work.find(
-          (candidate) =>
-            (candidate.despiteSecrets === true || !namesSecret) && (candidate.despiteLogin === true || !logsIn) && candidate.regexp.test(sentence.text) && !candidate.except?.test(sentence.text)
-        )
+        const from = rangeOf(sentence.start)
+        const lead = leadOf(proseText, sentence.start, from)
+        const section = sectionOf(proseText, sentence.start, from)
+        if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || [sentence.text, lead, section].some((text) => otherLegitimate.some((pattern) => pattern.test(text)))) continue
+        // An item is read with the line that introduces it: "Add these records:" and "| TXT | send | … |" are one ask.
+        const read = lead === '' ? sentence.text : `${lead} ${sentence.text}`
+        const item = work.find((candidate) => {
+          if (releaseGate && candidate.work.startsWith('do git work')) return false
+          // The sentence asks it by itself, or with its lead ("Add these records:" and "| TXT | … |"); what the lead asks by itself it asks once, as its own sentence.
+          const alone = candidate.regexp.test(sentence.text)
+          if (!alone && !(lead !== '' && candidate.regexp.test(read) && !candidate.regexp.test(lead))) return false
+          const basis = alone ? sentence.text : read
+          return (
+            (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
+            (candidate.despiteLogin === true || !login.test(basis)) &&
+            !candidate.except?.test(basis)
+          )
+        })
         if (!item) continue
-        const text = sentence.text.trim()
+        const text = sentence.text.trim().replace(/^[-*+]\s+/, '')
         const start = sentence.start + sentence.text.indexOf(text)
         if (asks.some((ask) => ask.range[0] < start + text.length && ask.range[1] > start)) continue
-        asks.push({range: [start, start + text.length], message: `This human-action asks a person to ${item.work} ("${quoted(text)}"), which ${toolFor(text, item)} can do`})
+        asks.push({range: [start, start + text.length], message: `This human-action asks a person to ${item.work} ("${quoted(text)}"), which ${toolFor(read, item)} can do`})
       }
       if (asks.length === 0) continue
       asks.sort((a, b) => a.range[0] - b.range[0])

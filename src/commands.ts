@@ -9,14 +9,14 @@ import type {PlanDocument} from './model/document.js'
 import type {Element} from './model/markup.js'
 import type {Range} from './model/text.js'
 
-/** How a command was given; `slash` is a workflow's slash command in a code span (`/gsd:execute-phase 4`). */
-export type CommandForm = 'fence' | 'span' | 'prompt' | 'run' | 'slash'
+/** How a command was given; `slash` is a workflow's slash command in a code span (`/gsd:execute-phase 4`), `sql` a statement in an SQL fence. */
+export type CommandForm = 'fence' | 'span' | 'prompt' | 'run' | 'slash' | 'sql'
 
 export interface CommandAsk {
   /** The command as written, from its program to its end. */
   text: string
   range: Range
-  /** The program and the subcommand words after it (`supabase db push`, `npx prisma migrate deploy`), flags left out. */
+  /** The program and the subcommand words after it (`supabase db push`, `npx prisma migrate deploy`), flags left out; for SQL, `sql` and the statement's keyword. */
   words: string[]
   form: CommandForm
   /** The source line the command stands on; for a fenced command, with the prose line before the fence (which says who runs it). */
@@ -34,7 +34,8 @@ export const programs = new Set([
   'terraform', 'pulumi', 'aws', 'gcloud', 'gsutil', 'az', 'fly', 'flyctl', 'railway', 'heroku', 'stripe', 'convex', 'pscale',
   'upstash', 'doppler', 'serverless', 'sls', 'cdk', 'sam', 'ruby', 'java', 'cmake', 'ctest', 'ninja', 'meson', 'gdb', 'lldb',
   'ssh', 'scp', 'rsync', 'chmod', 'cp', 'mv', 'mkdir', 'touch', 'echo', 'export', 'source', 'openssl', 'adb', 'fastlane', 'pod',
-  'systemctl', 'pm2', 'uvicorn', 'gunicorn', 'flask', 'django-admin', 'ansible-playbook', 'minikube', 'nx', 'turbo', 'cypress'
+  'systemctl', 'pm2', 'uvicorn', 'gunicorn', 'flask', 'django-admin', 'ansible-playbook', 'minikube', 'nx', 'turbo', 'cypress',
+  'dig', 'nslookup', 'lighthouse', 'k6', 'hcloud', 'doctl'
 ])
 
 /** Whether a word names a script by path (`./deploy.sh`, `scripts/seed.py`, `bin/setup`). */
@@ -78,7 +79,7 @@ const sessionControls = /^\/(?:add-dir|terminal-setup|install-github-app|release
 
 /** A word that tells the person to type something, in the languages plans are written in. */
 const runVerb =
-  /\b(runs?|re-?runs?|execute|type|enter|paste|invoke|launch|start|terminal|shell|command line|cli|console:)\b|выполн|запуст|ejecut|execut|lanc|esegu|kör|exécut|运行|执行|실행|chạy/i
+  /\b(runs?|re-?runs?|execute|type|enter|paste|invoke|launch|start|apply|terminal|shell|command line|cli|console:)\b|выполн|запуст|примен|ejecut|execut|aplic|appliqu|lanc|esegu|kör|exécut|运行|执行|应用|실행|적용|chạy/i
 
 /** A line that is nothing but a code span (a list item of commands). */
 const bareSpan = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/
@@ -90,7 +91,22 @@ const bareSpan = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/
  * command ("`git status` shows the files") is not an ask.
  */
 export function isRunAsk(command: CommandAsk): boolean {
+  // An SQL fence is run when the line before it says so ("Apply in production:"), not when it is shown ("The row now reads:").
+  if (command.form === 'sql') return runVerb.test(command.context.slice(0, command.context.lastIndexOf('\n')))
   return (command.form !== 'span' && command.form !== 'slash') || runVerb.test(command.context) || bareSpan.test(command.context)
+}
+
+/**
+ * A one-way release act (`npm publish`, `cargo publish`, `git push` of a tag,
+ * `gh release create`): with `registryOnly`, only a publish to a package
+ * registry, which needs the maintainer's registry login (and often a one-time
+ * code) and cannot be taken back.
+ */
+export function isReleaseAct(words: string[], {registryOnly = false} = {}): boolean {
+  const [program, ...rest] = words
+  if (['npm', 'pnpm', 'yarn', 'bun', 'cargo', 'poetry', 'gem', 'twine', 'dotnet', 'flit', 'hatch', 'uv'].includes(program) && rest.some((word) => ['publish', 'upload', 'push'].includes(word))) return true
+  if (registryOnly) return false
+  return (program === 'git' && (rest[0] === 'push' || rest[0] === 'tag')) || (program === 'gh' && rest[0] === 'release')
 }
 
 /** Subcommands that log the person in: the auth gates a checkpoint exists for (`vercel login`, `gh auth login`, `aws configure`). */
@@ -107,6 +123,9 @@ export function isLoginCheck(words: string[]): boolean {
 function fenceLanguage(opener: string): string {
   return opener.trim().replace(/^(`{3,}|~{3,})/, '').trim().split(/[\s{,]/)[0].toLowerCase()
 }
+
+/** Fences that hold SQL a person could be told to run. */
+const sqlLanguages = new Set(['sql', 'psql', 'pgsql', 'plpgsql', 'postgres', 'postgresql', 'mysql', 'sqlite', 'tsql'])
 
 /** Fences whose lines are typed at a prompt; an unlabelled fence may be either, so its lines must start with a program. */
 const shellLanguages = new Set(['', 'bash', 'sh', 'shell', 'zsh', 'fish', 'console', 'terminal', 'shellsession', 'powershell', 'pwsh', 'ps1', 'cmd', 'bat', 'text', 'txt', 'plaintext'])
@@ -140,6 +159,25 @@ export function readRanges(element: Element, skip: ReadonlySet<string>): Range[]
   }
   if (element.contentRange[1] > from) ranges.push([from, element.contentRange[1]])
   return ranges
+}
+
+/** The first line of an SQL fence's body that is not a comment, as a command: `sql` and its keyword. */
+function firstStatement(text: string, from: number, end: number): Pick<CommandAsk, 'text' | 'range' | 'words'> | undefined {
+  let lineStart = from
+  while (lineStart < end) {
+    const newline = text.indexOf('\n', lineStart)
+    const lineEnd = newline === -1 || newline > end ? end : newline
+    const line = text.slice(lineStart, lineEnd).replace(/\r$/, '')
+    const trimmed = line.trim()
+    if (/^(`{3,}|~{3,})/.test(trimmed)) return undefined
+    const keyword = /^[a-z]+/i.exec(trimmed)
+    if (trimmed !== '' && !trimmed.startsWith('--') && keyword) {
+      const at = lineStart + line.length - line.trimStart().length
+      return {text: trimmed, range: [at, at + trimmed.length], words: ['sql', keyword[0].toLowerCase()]}
+    }
+    lineStart = lineEnd + 1
+  }
+  return undefined
 }
 
 /** The end of a command given in prose: a closing backtick, a sentence end, or a joining word. */
@@ -187,9 +225,10 @@ function codeSpans(line: string): Array<[number, number]> {
  * that does, each `$ ` prompt line and each "Run:"/"Execute" clause that does.
  * Fences in other languages (templates, code, Markdown) hold no commands.
  * `more` names programs on top of the table (a rule's option); with
- * `slashCommands`, code spans holding a workflow's slash command are read too.
+ * `slashCommands`, code spans holding a workflow's slash command are read too,
+ * and with `sql`, the first statement of each SQL fence.
  */
-export function commandsIn(document: PlanDocument, ranges: Range[], more: ReadonlySet<string> = new Set(), {slashCommands = false} = {}): CommandAsk[] {
+export function commandsIn(document: PlanDocument, ranges: Range[], more: ReadonlySet<string> = new Set(), {slashCommands = false, sql = false} = {}): CommandAsk[] {
   const {text} = document
   const found: CommandAsk[] = []
   const fences = document.opaque.filter((region) => region.kind === 'fenced' && ranges.some(([start, end]) => region.range[1] > start && region.range[0] < end))
@@ -198,8 +237,14 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
     const [start, end] = region.range
     const opener = text.indexOf('\n', start)
     if (opener === -1 || opener >= end) continue
-    if (!shellLanguages.has(fenceLanguage(text.slice(start, opener)))) continue
+    const language = fenceLanguage(text.slice(start, opener))
     const before = text.slice(text.lastIndexOf('\n', Math.max(0, text.lastIndexOf('\n', start - 1) - 1)) + 1, start).trim()
+    if (sql && sqlLanguages.has(language) && ranges.some(([from, to]) => start >= from && start < to)) {
+      const statement = firstStatement(text, opener + 1, end)
+      if (statement) found.push({...statement, form: 'sql', context: `${before}\n${statement.text}`})
+      continue
+    }
+    if (!shellLanguages.has(language)) continue
     let lineStart = opener + 1
     while (lineStart < end) {
       const newline = text.indexOf('\n', lineStart)
