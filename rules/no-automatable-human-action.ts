@@ -87,7 +87,7 @@ const builtInWork: AutomatableWork[] = [
   // A dashboard setting the service's API or CLI sets, where the plan names it: a DNS record, SMTP host/port/sender, auth URLs.
   // A record named by its type alone ("add a TXT entry", a table row `| CNAME | app | … |` under "add these records:"), not a file's extension (`robots.txt`).
   {
-    pattern: String.raw`\b(add|create|set( up)?|configure|update|point|change)\b[^.\n]{0,40}(\b(dns|cname|mx|txt|srv|caa|spf|dkim|dmarc|aaaa)\b[^.\n]{0,20}\b(records?|entry|entries)\b|(?<![\w.-])(cname|mx|txt|aaaa|srv|caa)(?![\w.-]))`,
+    pattern: String.raw`\b(add|create|set( up)?|configure|update|point|change)\b[^.\n]{0,40}(\b(dns|cname|mx|txt|srv|caa|spf|dkim|dmarc|aaaa)\b[^.\n]{0,20}\b(records?|entry|entries)\b|(?<![\w.-])(cname|mx|txt|aaaa|srv|caa)(?![\w.-]))|\bdns\b[^\n]{0,60}\|\s*(a|aaaa|cname|mx|txt|srv|caa)\s*\|`,
     work: 'add DNS records',
     tool: "the DNS host's API",
     despiteLogin: true

@@ -186,6 +186,17 @@ const proseCommandEnd = /`|\s(?:and|then|to|—|-)\s|[;,](?:\s|$)|\.(?:\s|$)|$/
 /** "Run: cmd", "$ cmd", "execute cmd": where a command given in prose begins. */
 const runClause = /(?:(?:^|\s)(\$)\s+|\b(?:run|execute|type)(?::\s*|\s+))(?=[\w./])/gi
 
+/** How far a line is indented, a tab counting as four spaces. */
+function indentOf(line: string): number {
+  let width = 0
+  for (const char of line) {
+    if (char === ' ') width++
+    else if (char === '\t') width += 4
+    else break
+  }
+  return width
+}
+
 /** Longest line scanned for code spans (a pathological line of backticks stays linear). */
 const maxSpanLine = 4000
 
@@ -262,11 +273,30 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
   }
   for (const [from, to] of ranges) {
     let lineStart = from
+    // An indented code block: after a blank line, four or more columns deeper than the prose before it (inside a task's HTML no parser marks it, but the agent reads it as code).
+    let proseIndent: number | undefined
+    let proseLine = ''
+    let codeIndent: number | undefined
+    let afterBlank = false
     while (lineStart < to) {
       const newline = text.indexOf('\n', lineStart)
       const lineEnd = newline === -1 || newline > to ? to : newline
       const line = text.slice(lineStart, lineEnd)
-      if (!inFence(lineStart) && !inFence(lineEnd - 1)) {
+      const blank = line.trim() === ''
+      const indent = indentOf(line)
+      const code = !blank && ((codeIndent !== undefined && indent >= codeIndent) || (afterBlank && proseIndent !== undefined && indent >= proseIndent + 4))
+      if (!blank && !code) {
+        proseIndent = indent
+        proseLine = line.trim()
+        codeIndent = undefined
+      } else if (code) codeIndent ??= indent
+      afterBlank = blank
+      const unprompted = withoutPrompt(line.trimStart())
+      const codeWords = code && !inFence(lineStart) ? commandWords(unprompted, more) : undefined
+      if (codeWords) {
+        const at = lineStart + line.length - unprompted.length
+        found.push({text: unprompted.trim(), range: [at, at + unprompted.trimEnd().length], words: codeWords, form: 'fence', context: `${proseLine}\n${line}`})
+      } else if (!inFence(lineStart) && !inFence(lineEnd - 1)) {
         const spans = codeSpans(line)
         for (const [spanStart, spanEnd] of spans) {
           const body = line.slice(spanStart, spanEnd)
