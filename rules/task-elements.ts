@@ -23,18 +23,19 @@ interface Options {
 }
 
 /**
- * What the executor tells the person at each checkpoint. At a human action it
- * gives "what automation was attempted, single manual step needed,
- * verification command" (`agents/gsd-executor.md`): the step may be written
- * in the template's `<action>` or `<instructions>` or in `<how-to-verify>`, and
- * the check afterwards in `<verification>`, `<verify>`, `<done>` or the
- * `<how-to-verify>` steps.
+ * What the executor tells the person at each checkpoint, under any name it
+ * reads it by (`agents/gsd-executor.md`). At a human action, "what automation
+ * was attempted, single manual step needed, verification command": the step
+ * in the template's `<action>` or `<instructions>` or in `<how-to-verify>`,
+ * the check in `<verification>`, `<verify>`, `<done>` or the `<how-to-verify>`
+ * steps. A checkpoint written as a task (its step in `<action>`, what ends it
+ * in `<verify>` or `<done>`) is read as a task is.
  */
 const executorCheckpoints: Record<string, string[]> = {
-  'checkpoint:human-verify': ['what-built', 'how-to-verify', 'resume-signal'],
-  'checkpoint:decision': ['decision', 'options', 'resume-signal'],
-  'checkpoint:human-action': ['action|instructions|how-to-verify|what-to-do', 'verification|verify|done|how-to-verify', 'resume-signal'],
-  'checkpoint:*': ['resume-signal']
+  'checkpoint:human-verify': ['what-built|action', 'how-to-verify|verify|instructions|action', 'resume-signal|verify|done'],
+  'checkpoint:decision': ['decision|action', 'options|action', 'resume-signal|verify|done'],
+  'checkpoint:human-action': ['action|instructions|how-to-verify|what-to-do', 'verification|verify|done|how-to-verify', 'resume-signal|verify|done'],
+  'checkpoint:*': ['resume-signal|verify|done']
 }
 
 /** The children one entry names: `a|b` is met by either, and messages name the first. */

@@ -149,20 +149,20 @@ const leadingTag = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/
 /**
  * Where a quote's bare fence at its own level (`from`, the first one) is
  * read: -1 when it closes the quote, as CommonMark reads it; else the line
- * start of the bare fence that does. The second reading wins when the
- * first leaves a fence open where the element around the quote ends (the
- * first line-start close tag of a plan element not opened since the quote,
- * or a line-start `<task`) and the second closes every fence by then: each
- * bare fence at the quote's level opens a block, but the last before that
- * line closes the quote. Without such a line, CommonMark's reading stays.
- * Each line is read ahead for one quote at most (`reach`), so a file of
- * quotes costs one pass.
+ * start of the bare fence that does. The author's reading wins when it
+ * closes every fence before the element around the quote ends (the first
+ * line-start close tag of a plan element not opened since the quote, or a
+ * line-start `<task`): each bare fence at the quote's level opens a block in
+ * it, but the last before that line closes it. A quote holds what its author
+ * put in it, so this reading wins even when CommonMark's pairs up too (it
+ * would read the quoted document's middle as the plan's own text). Without
+ * such a line, CommonMark's reading stays. Each line is read ahead for one
+ * quote at most (`reach`), so a file of quotes costs one pass.
  */
 function quoteCloseLine(text: string, quoteStart: number, from: number, marker: string, reach: {until: number}): number {
   if (quoteStart < reach.until) return -1
   const opened = new Map<string, number>()
-  /** Fences open in each reading, innermost last: CommonMark's after the quote closed at `from`, and the author's with it still open. */
-  const commonMark: OpenFence[] = []
+  /** Fences open in the author's reading, innermost last: the quote, and the block its first bare fence opened. */
   const author: OpenFence[] = [{start: quoteStart, fence: marker, quoting: true}, {start: from, fence: marker, quoting: false}]
   let lastAtQuoteLevel = from
   const lines = lineRanges(text, quoteStart)
@@ -172,8 +172,7 @@ function quoteCloseLine(text: string, quoteStart: number, from: number, marker: 
     const line = text.slice(lineStart, lineEnd)
     const tag = leadingTag.exec(line)
     if (tag && isPlanElementName(tag[2]) && ((tag[1] === '/' && !opened.get(tag[2])) || (tag[1] === '' && tag[2] === 'task'))) {
-      const authorCloses = author.length === 2 && author[1].start === lastAtQuoteLevel && lastAtQuoteLevel !== from
-      return commonMark.length > 0 && authorCloses ? lastAtQuoteLevel : -1
+      return author.length === 2 && author[1].start === lastAtQuoteLevel && lastAtQuoteLevel !== from ? lastAtQuoteLevel : -1
     }
     for (const inLine of line.matchAll(/<(\/?)([A-Za-z][\w:.-]*)/g)) {
       opened.set(inLine[2], (opened.get(inLine[2]) ?? 0) + (inLine[1] === '' ? 1 : -1))
@@ -183,18 +182,14 @@ function quoteCloseLine(text: string, quoteStart: number, from: number, marker: 
     if (!fence) continue
     const info = line.slice(fence[0].length).trim()
     const canOpen = !(fence[1][0] === '`' && info.includes('`'))
-    for (const reading of [commonMark, author]) {
-      const innermost = reading[reading.length - 1]
-      if (!innermost) {
-        if (canOpen) reading.push({start: lineStart, fence: fence[1], quoting: quotingInfo.test(info)})
-      } else if (fence[1][0] === innermost.fence[0] && fence[1].length >= innermost.fence.length && info === '') {
-        if (reading === author && reading.length === 1) {
-          reading.push({start: lineStart, fence: fence[1], quoting: false})
-          lastAtQuoteLevel = lineStart
-        } else reading.pop()
-      } else if (info !== '' && canOpen && reading.some((outer) => outer.quoting)) {
-        reading.push({start: lineStart, fence: fence[1], quoting: quotingInfo.test(info)})
-      }
+    const innermost = author[author.length - 1]
+    if (fence[1][0] === innermost.fence[0] && fence[1].length >= innermost.fence.length && info === '') {
+      if (author.length === 1) {
+        author.push({start: lineStart, fence: fence[1], quoting: false})
+        lastAtQuoteLevel = lineStart
+      } else author.pop()
+    } else if (info !== '' && canOpen) {
+      author.push({start: lineStart, fence: fence[1], quoting: quotingInfo.test(info)})
     }
   }
   return -1

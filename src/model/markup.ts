@@ -233,7 +233,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
    * in a sentence (`See <how-to-verify> above`) and what opens inside such a
    * mention (`put it in <verify><automated>.`).
    */
-  const unwind = (depth: number, end: number, closer: string) => {
+  const unwind = (depth: number, end: number, closer: string, quiet = false) => {
     const popped = stack.splice(depth)
     const mentions = new Set<Element>()
     for (const element of popped) {
@@ -244,7 +244,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     for (const element of popped.reverse()) {
       cutOff(element, end)
       if (!mentions.has(element)) {
-        report('unclosed', `${describe(element)} is not closed before ${closer}`, element.openTag, element)
+        if (!quiet) report('unclosed', `${describe(element)} is not closed before ${closer}`, element.openTag, element)
       } else if (element.parent) {
         const siblings = element.parent.children
         siblings.splice(siblings.indexOf(element), 1, ...element.children)
@@ -259,9 +259,10 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     return before !== '' && !before.endsWith('>') && !/^(?:[-*+]|\d+[.)])$/.test(before)
   }
 
-  const endTask = (end: number, closer: string) => {
+  /** Ends the open task at `end`; `quiet` when the end of the document cuts it off, which the task's own message says for all it holds. */
+  const endTask = (end: number, closer: string, quiet = false) => {
     const task = stack[0]
-    unwind(1, end, closer)
+    unwind(1, end, closer, quiet)
     stack = []
     tasks.push(task)
     return task
@@ -422,7 +423,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
   if (stack.length > 0) {
     const task = stack[0]
     report('unclosed', `${describe(task)} is not closed before the end of the document`, task.openTag, task)
-    endTask(text.length, 'the end of the document')
+    endTask(text.length, 'the end of the document', true)
   }
   return {tasks, problems, comments, cuts}
 
@@ -460,8 +461,12 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
     const content = text.slice(region.range[0], region.range[1])
     const opens = content.match(/(^|\n)[ \t]*<task[\s>]/g)?.length ?? 0
     const closes = content.match(/<\/task>/g)?.length ?? 0
-    // A quoted example holds whole tasks; a stray fence holds a task's start or end without the other.
-    if (opens + closes > 0 && (!region.closed || opens !== closes || stack.length > 0)) {
+    // A quoted example holds whole tasks; a stray fence holds a task's start or end without the other. Inside a
+    // task, a fence that holds as many ends as starts is an example when a start comes first (not `</task>…<task>`).
+    const firstOpen = content.search(/(?:^|\n)[ \t]*<task[\s>]/)
+    const firstClose = content.indexOf('</task>')
+    const quotesTasks = firstOpen !== -1 && (firstClose === -1 || firstOpen < firstClose)
+    if (opens + closes > 0 && (!region.closed || opens !== closes || (stack.length > 0 && !quotesTasks))) {
       // The `</task>` of a task whose start the fence holds closes nothing: the fence's doing, not another problem.
       if (stack.length === 0) swallowedStarts += Math.max(0, opens - closes)
       const fence = text.slice(region.range[0], lineEndAt(text, region.range[0])).trimEnd()
