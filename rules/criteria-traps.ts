@@ -237,8 +237,10 @@ function trapsIn(segment: string, commandZone: boolean, committed: boolean): Arr
   } else {
     const diff = /\bgit\s+diff\b([^`\n|;&<>]*)/.exec(segment)
     const rest = diff?.[1].trim()
+    // A placeholder (`git diff <pre-task-sha> -- f`) names a revision.
+    const placeholder = diff !== null && /^<[\w.-]+>/.test(segment.slice(diff.index + diff[0].length))
     // A task's checks run before its commit, so a bare `git diff` sees its change, unless its action commits first.
-    if (diff && committed && (rest === '' || /^-{1,2}[A-Za-z-]+$/.test(rest!))) {
+    if (diff && committed && !placeholder && (rest === '' || /^-{1,2}[A-Za-z-]+$/.test(rest!))) {
       traps.push({
         trap: 'R6',
         index: diff.index,

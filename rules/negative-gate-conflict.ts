@@ -9,7 +9,7 @@ import {
   grepTarget,
   isRegionScoped,
   namesOldText,
-  negativeGrepPatterns,
+  grepPatterns,
   negativeGreps,
   patternOccursIn,
   shellSegments,
@@ -45,7 +45,7 @@ function factsOf(document: PlanDocument, view: string, task: Element): TaskFacts
       .map((element) => {
         const [start, end] = element.contentRange
         const text = view.slice(start, end)
-        return blankRanges(text, [...commitMessages(text), ...negativeGrepPatterns(text)])
+        return blankRanges(text, [...commitMessages(text), ...grepPatterns(text, 0, true)])
       })
       .join('\n')
   }

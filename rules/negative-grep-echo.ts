@@ -1,9 +1,10 @@
 import path from 'node:path'
 import {child, type Element} from '../src/model/markup.js'
 import type {PlanDocument} from '../src/model/document.js'
-import {elementsNamed, lineOf, normalizePath, pathCovers, pathEntries} from '../src/plan.js'
+import {blankTags, elementsNamed, lineOf, normalizePath, pathCovers, pathEntries, plainText} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
-import {allowListed, endOfLine, grepCalls, grepTarget, invertsMatch, isRegionScoped, namesOldText, negativeGrepPatterns, negativeGreps, shellSegments, shellView, type NegativeForm} from '../src/shell.js'
+import {countUpTo} from '../src/sorted.js'
+import {allowListed, endOfLine, grepCalls, grepTarget, invertsMatch, isRegionScoped, namesOldText, grepPatterns, negativeGreps, readsProgramOutput, shellSegments, shellView, type NegativeForm} from '../src/shell.js'
 import type {Range} from '../src/model/text.js'
 
 /** A grep pattern that matches comment lines: a comment opener anchored at the line start, after optional blanks. */
@@ -39,7 +40,8 @@ export default defineRule({
     const bodyStart = document.frontmatter?.range[1] ?? 0
     const tasks = document.tasks.map((task) => ({task, files: filesOf(document, task)}))
     const gates = new Map<string, Gate>()
-    for (const segment of shellSegments(view.slice(bodyStart), bodyStart)) {
+    // Tags become spaces, so `f.ts</automated>` reads as the file `f.ts`.
+    for (const segment of shellSegments(blankTags(view.slice(bodyStart)), bodyStart)) {
       const calls = negativeGreps(segment.text)
       // A gate that reads only part of the file (`grep -A 4 'def x' f | grep -c X`) may never see the echo.
       if (calls.length > 0 && (dropsComments(segment.text) || isRegionScoped(segment.text))) continue
@@ -47,7 +49,8 @@ export default defineRule({
       const quoted = calls.some((call) => call.quoted)
       const owner = tasks.find(({task}) => task.range[0] <= segment.start && segment.start < task.range[1])?.task
       for (const call of calls) {
-        if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern)) continue
+        // A check of a program's output (`npm run build | grep -c warning`) cannot see a comment in a file.
+        if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || readsProgramOutput(segment.text, call)) continue
         const scope = {task: owner, file: grepTarget(call, (token) => !token.startsWith('-'))}
         const known = gates.get(call.pattern)
         // A quoted gate of the literal wins over an unquoted one met before it: the literal's extent is then known.
@@ -59,14 +62,18 @@ export default defineRule({
     const zones = tasks.flatMap(({task, files}) =>
       elementsNamed(task, 'action').map((action) => {
         const [start, end] = action.contentRange
-        // A negative grep pasted into the action is not an echo of its own literal.
-        const excluded: Range[] = negativeGrepPatterns(view.slice(start, end), start)
+        // A grep pasted into the action is a command to run, not text to write.
+        const excluded: Range[] = grepPatterns(view.slice(start, end), start)
         return {task, files, start, end, excluded}
       })
     )
+    const fenced = document.opaque
+      .filter((region) => region.kind === 'fenced')
+      .map((region) => region.range)
+      .sort((a, b) => a[0] - b[0])
     for (const [literal, gate] of gates) {
       // An echo matters only where the executor may write it into the file the gate reads.
-      const echo = firstEcho(view, literal, zones.filter((zone) => gate.scopes.some((scope) => writesInto(zone, scope))))
+      const echo = firstEcho(view, literal, zones, (zone, at) => gate.scopes.some((scope) => writesInto(zone, scope) && writtenBeforeCheck(zone.task, at, scope, fenced)))
       if (echo === undefined) continue
       const range: Range = [echo, echo + literal.length]
       if (gate.quoted) {
@@ -93,20 +100,61 @@ interface Gate {
   scopes: Array<{task: Element | undefined; file: string | undefined}>
 }
 
+/** The files a task writes: its `<files>`, else the files its `<name>` names ("Gate the subscribe in use-messages.ts"). */
 function filesOf(document: PlanDocument, task: Element): string[] {
   const files = child(task, 'files')
-  return files ? pathEntries(document, files).map((entry) => normalizePath(entry.path)) : []
+  if (files) return pathEntries(document, files).map((entry) => normalizePath(entry.path))
+  const name = child(task, 'name')
+  const words = name ? plainText(document, name).split(/[\s`'"]+/) : []
+  return words.map(withoutTrailingPunctuation).filter((word) => /^[\w@~./-]+\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(word))
+}
+
+/**
+ * Whether text at `at` in a task's action is there when the check runs: a
+ * task's check runs when that task ends, so a later task's action cannot
+ * break it; and code an earlier task writes (a fenced block) is real code that
+ * the check's task takes out, not an echo. Prose of an earlier task may still
+ * end up in a comment that stays. A plan-level check runs after every task.
+ */
+function writtenBeforeCheck(task: Element, at: number, scope: Gate['scopes'][number], fenced: Range[]): boolean {
+  if (scope.task === undefined || scope.task === task) return true
+  if (task.range[0] > scope.task.range[0]) return false
+  // Fenced blocks do not overlap: the last one starting at or before `at` is the only one that can hold it.
+  const before = countUpTo(fenced, (range) => range[0], at)
+  return before === 0 || fenced[before - 1][1] <= at
+}
+
+/** `use-messages.ts:` → `use-messages.ts`, by index: a `[,;:)]+$` pattern would rescan a run of them. */
+function withoutTrailingPunctuation(word: string): string {
+  let end = word.length
+  while (end > 0 && ',;:)'.includes(word[end - 1])) end--
+  return word.slice(0, end)
 }
 
 /**
  * Whether a task's action may put text into the file a gate reads: it is the
- * gate's own task, or one of its `<files>` is that file, lies in that folder or
- * glob, or covers it; or either side is unknown (no `<files>`, no file argument).
+ * gate's own task, or one of its files (`filesOf`) is that file, lies in that
+ * folder or glob, or covers it, or has its name; or either side is unknown.
  */
 function writesInto(zone: {task: Element; files: string[]}, scope: Gate['scopes'][number]): boolean {
   const target = scope.file
   if (scope.task === zone.task || target === undefined || zone.files.length === 0 || ['.', './'].includes(target)) return true
-  return zone.files.some((file) => pathCovers(target, file) || pathCovers(file, target) || (!target.includes('/') && path.posix.basename(file) === target))
+  const sameName = (a: string, b: string) => !a.includes('/') && path.posix.basename(b) === a
+  return zone.files.some((file) => pathCovers(target, file) || pathCovers(file, target) || sameName(target, file) || sameName(file, target))
+}
+
+/**
+ * The line holding `at`, with the line before it when the sentence runs on
+ * from there ("Delete the now-orphaned" / "`X` key blocks"): that line ends
+ * without a stop and this one starts no list item.
+ */
+function sentenceLine(view: string, at: number, from: number, to: number): string {
+  const start = Math.max(from, view.lastIndexOf('\n', at) + 1)
+  const line = view.slice(start, Math.min(to, endOfLine(view, at)))
+  if (start <= from || /^\s*(?:[-*+]|\d+[.)])\s/.test(line)) return line
+  const previousStart = Math.max(from, view.lastIndexOf('\n', start - 2) + 1)
+  const previous = view.slice(previousStart, start - 1)
+  return /[.:;!?。：]\s*$|^\s*$/.test(previous) ? line : `${previous} ${line}`
 }
 
 /**
@@ -114,11 +162,16 @@ function writesInto(zone: {task: Element; files: string[]}, scope: Gate['scopes'
  * greps and outside lines that name it only as what to take away ("delete
  * the line X") or to leave alone ("do not touch X in Task 1").
  */
-function firstEcho(view: string, literal: string, zones: Array<{start: number; end: number; excluded: Range[]}>): number | undefined {
+function firstEcho<Zone extends {start: number; end: number; excluded: Range[]}>(
+  view: string,
+  literal: string,
+  zones: Zone[],
+  counts: (zone: Zone, at: number) => boolean
+): number | undefined {
   for (const zone of zones) {
     for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {
-      if (zone.excluded.some(([start, end]) => at >= start && at < end)) continue
-      const line = view.slice(Math.max(zone.start, view.lastIndexOf('\n', at) + 1), Math.min(zone.end, endOfLine(view, at)))
+      if (zone.excluded.some(([start, end]) => at >= start && at < end) || !counts(zone, at)) continue
+      const line = sentenceLine(view, at, zone.start, zone.end)
       if (!namesOldText(line) && !leavesAlone.test(line)) return at
     }
   }

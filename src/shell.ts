@@ -31,6 +31,8 @@ export interface GrepCall {
   command: string
   /** Where `command` starts in the segment. */
   commandStart: number
+  /** Where the `grep` word itself starts in the segment. */
+  start: number
   /** The text after the pattern to the end of its command: where the count's comparison is. */
   tail: string
 }
@@ -150,6 +152,7 @@ export function grepCalls(segment: string): GrepCall[] {
       rest: segment.slice(matchEnd),
       command: segment.slice(starts[index], ends[index]),
       commandStart: starts[index],
+      start: match.index,
       tail: segment.slice(matchEnd, Math.max(matchEnd, ends[index]))
     })
   }
@@ -172,15 +175,20 @@ export function invertsMatch(options: string): boolean {
 }
 
 /**
- * A `!` at a command boundary that negates a grep, directly or at the head of
- * a pipeline into grep. A backtick or a tag's `>` is a boundary too, for a
- * command quoted in prose (`` `! grep -q X f` ``, `<automated>! grep`).
+ * Whether a `!` negates this grep: the part of its command before it, after
+ * the last boundary (`;`, `(`, a backtick, a tag's `>`, `then`, `do`), is `!`
+ * alone (`! grep -q X f`, `` `! grep …` ``, `<automated>! grep`) or `!` at the
+ * head of a pipeline into it (`! cat f | grep X`). A `!` elsewhere on the line
+ * negates another command.
  */
-export function negatesGrep(segment: string): boolean {
-  return (
-    /(?:^|[;&|(`>]|\bthen|\bdo)\s*!\s*grep/.test(segment) ||
-    (/(?:^|[;&|(`>]|\bthen|\bdo)\s*!\s*\w/.test(segment) && /\|\s*grep\b/.test(segment))
-  )
+function negated(segment: string, call: GrepCall): boolean {
+  const lead = segment.slice(call.commandStart, call.start)
+  const boundary = Math.max(lead.lastIndexOf(';'), lead.lastIndexOf('('), lead.lastIndexOf('`'), lead.lastIndexOf('>'))
+  const part = lead
+    .slice(boundary + 1)
+    .trimStart()
+    .replace(/^(?:then|do|else)\s+/, '')
+  return part.startsWith('!') && (part.slice(1).trim() === '' || part.includes('|'))
 }
 
 /**
@@ -189,8 +197,10 @@ export function negatesGrep(segment: string): boolean {
  * caller decides whether it is a path.
  */
 export function grepTarget(call: GrepCall, isFile: (token: string) => boolean): string | undefined {
+  const quoted = /^\s+(['"])([^'"\n]+)\1/.exec(call.rest)
   const candidates = [
-    /^\s+([^\s'"`|>&;$()[\]]+)/.exec(call.rest)?.[1],
+    // A path may hold a route group (`src/app/(dashboard)/page.tsx`), or be quoted.
+    quoted ? quoted[2] : /^\s+((?:[^\s'"`|>&;$()[\]]|\([\w.-]+\)\/)+)/.exec(call.rest)?.[1],
     /\b(?:cat|tac)\s+([^\s'"`|>&;()]+)/.exec(call.command)?.[1],
     /<\s*([^\s'"`|>&;()]+)/.exec(call.command)?.[1]
   ]
@@ -219,21 +229,34 @@ export function negativeGreps(segment: string): Array<GrepCall & {form: Negative
     if (invertsMatch(call.options)) continue
     const first = index === 0 || calls[index - 1].commandStart !== call.commandStart
     if (countsMatches(call.options) && comparesWithZero(call.tail)) negative.push({...call, form: 'grep -c … == 0'})
-    else if (first && negatesGrep(call.command)) negative.push({...call, form: '! grep …'})
+    else if (first && negated(segment, call)) negative.push({...call, form: '! grep …'})
     else if (first && !countsMatches(call.options) && expectsNothing.test(call.tail)) negative.push({...call, form: 'grep … returns nothing'})
   }
   return negative
 }
 
 /**
- * Where the patterns of the negative greps quoted in a text (an `<action>`
- * that pastes its own check) are, as ranges: a literal there is the command,
- * not an echo of it.
+ * Where the patterns of the greps quoted in a text (an `<action>` that pastes
+ * a check) are, as ranges: a literal there is part of a command to run, not
+ * text to write. `negativeOnly` keeps the greps that must find nothing.
  */
-export function negativeGrepPatterns(text: string, offset = 0): Array<[number, number]> {
+export function grepPatterns(text: string, offset = 0, negativeOnly = false): Array<[number, number]> {
   return shellSegments(text, offset).flatMap((segment) =>
-    negativeGreps(segment.text).map((call): [number, number] => [segment.start + call.patternStart, segment.start + call.patternEnd])
+    (negativeOnly ? negativeGreps(segment.text) : grepCalls(segment.text)).map((call): [number, number] => [segment.start + call.patternStart, segment.start + call.patternEnd])
   )
+}
+
+/**
+ * Whether a grep reads another program's output (`npm run build 2>&1 | grep
+ * -c warning`), not a file: no file argument, and the first stage of its
+ * pipeline is no file reader.
+ */
+export function readsProgramOutput(segment: string, call: GrepCall): boolean {
+  if (/^\s+[^\s|;&)`'"-]/.test(call.rest.split('|')[0]) || /^\s+['"]/.test(call.rest)) return false
+  const lead = segment.slice(call.commandStart, call.start)
+  if (!lead.includes('|')) return false
+  const producer = lead.slice(0, lead.indexOf('|')).trim().replace(/^[!$("`\s]+/, '')
+  return !/^(?:grep|cat|tac|sed|awk|head|tail|sort|uniq|cut|tr|rg|find|ls|git)\b/.test(producer)
 }
 
 /**
@@ -359,19 +382,22 @@ export function endOfLine(text: string, from: number): number {
 
 /**
  * A line that names text to take away ("Replace X with Y", "remove X", "X →
- * Y", "X is unused"), not text the task writes: the words in English, and by
- * stem in the other languages plans are written in: Spanish and Portuguese
- * (reemplazar, sustituir, substituir, eliminar, borrar, remover), French
- * (remplacer, supprimer), German (ersetzen, entfernen, löschen), Russian
- * (заменить, удалить), Chinese and Japanese.
+ * Y", "change X to Y", "X becomes Y", "X is unused", "confirm no X
+ * remains"), not text the task writes: the words in English, and by stem in
+ * the other languages plans are written in: Spanish and Portuguese
+ * (reemplazar, sustituir, substituir, eliminar, borrar, remover, en vez de),
+ * French (remplacer, supprimer, au lieu de), German (ersetzen, entfernen,
+ * löschen, statt), Russian (заменить, удалить, вместо), Chinese (替换, 删,
+ * 改为, 解除) and Japanese (置き換え, 削除, 代わりに).
  */
 export function namesOldText(line: string): boolean {
   return takesAway.test(line) || takesAwayElsewhere.test(line)
 }
 
 const takesAway =
-  /\b(replace[sd]?|replacing|remove[sd]?|removing|removal|delete[sd]?|deleting|deletion|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from|dead code|unused|obsolete|leftovers?|rm)\b|→|^\W*(?:from|old|before)\s*:/i
-const takesAwayElsewhere = /\b(?:reemplaz|sustitu|substitu|elimin|borr[aeoá]|remov|remplac|supprim|ersetz|entfern|lösch)|замен|удал|替换|替代|删除|删掉|移除|去掉|去除|置き換|削除/i
+  /\b(replace[sd]?|replacing|remove[sd]?|removing|removal|delete[sd]?|deleting|deletion|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from|dead code|unused|obsolete|leftovers?|rm|becomes?|zero (?:occurrences|matches|references|hits))\b|→|^\W*(?:from|old|before)\s*:|\b(?:chang|updat)(?:e[sd]?|ing)\b[^\n]{0,120}?\bto\b|\bno\b[^\n]{0,80}?\bremains?\b/i
+const takesAwayElsewhere =
+  /\b(?:reemplaz|sustitu|substitu|elimin|borr[aeoá]|remov|remplac|supprim|ersetz|entfern|lösch|en (?:vez|lugar) de|em vez de|au lieu de|statt)|замен|удал|вместо|替换|替代|删|移除|去掉|去除|改为|改成|换成|解除|置き換|削除|代わりに/i
 
 /** The text with the given ranges turned to spaces (line breaks kept), so offsets and lines stay. */
 export function blankRanges(text: string, ranges: Array<[number, number]>, offset = 0): string {

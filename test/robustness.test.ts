@@ -5,7 +5,7 @@ import {buildDocument} from '../src/model/document.js'
 import {parseFrontmatter} from '../src/model/frontmatter.js'
 import {formatStylish} from '../src/reporters/stylish.js'
 import {isGlob} from '../src/plan.js'
-import {allowListed, negativeGrepPatterns} from '../src/shell.js'
+import {allowListed, grepPatterns} from '../src/shell.js'
 import {cliBin, eslintBin, installPlanlint, planlintInProcess, remarkBin, run} from './support/cli.js'
 import {cleanPlan, planWith, removeTree, writeTree} from './support/tree.js'
 
@@ -94,7 +94,7 @@ describe('linear scans', () => {
     expect([isGlob('src/{a,b}.ts'), isGlob('src/{a}.ts'), isGlob('a,b}'), isGlob('{a}{b,c}'), isGlob('x/*.ts')]).toEqual([true, false, false, true, true])
     expect([...allowListed('<!-- planner-region-allow: foo  -->\n<!-- other --> <!--planner-region-allow:\n bar-->', 'planner-region-allow')]).toEqual(['foo', 'bar'])
     expect([...allowListed(`<!-- planner-region-allow: ${' '.repeat(1000)}r`, 'planner-region-allow')]).toEqual([])
-    expect(negativeGrepPatterns("a grep -c 'X' f == 0 b\ngrep -c Y f\n== 0 grep -c x=0\n! grep -q Z f | grep -v W")).toEqual([[11, 12], [62, 63]])
+    expect(grepPatterns("a grep -c 'X' f == 0 b\ngrep -c Y f\n== 0 grep -c x=0\n! grep -q Z f | grep -v W", 0, true)).toEqual([[11, 12], [62, 63]])
   })
 })
 
