@@ -82,19 +82,25 @@ export default defineRule({
       .sort(byName)
     if (peers.length === 0) return
     const listing = (file: string) => peers.filter((other) => other.files!.some((listed) => normalizePath(listed) === file))
-    for (const entry of [...filesModified(document), ...filesModified(document, 'files_deleted')]) {
-      const others = listing(normalizePath(entry.path))
-      if (others.length === 0) continue
-      const names = others.map((other) => `\`${other.name}\``).join(', ')
-      const later = others.filter((other) => byName(other, node) > 0)
-      const advice =
-        later.length === others.length
-          ? `move ${names} to wave ${wave + 1} with \`depends_on\` on this plan`
-          : `move this plan to wave ${wave + 1} with \`depends_on: [${others.filter((other) => !later.includes(other)).map((other) => other.name).join(', ')}]\``
-      report({
-        message: `\`${entry.path}\` is also listed by ${names}, in the same wave (${wave}): parallel plans would edit it at once; ${advice}, or name the pair in \`coupling_justified\` if their order does not matter`,
-        range: entry.range
-      })
-    }
+    // One collision with one repair, however many files the plans share: one message, at the first shared entry.
+    const shared = [...filesModified(document), ...filesModified(document, 'files_deleted')]
+      .map((entry) => ({entry, others: listing(normalizePath(entry.path))}))
+      .filter(({others}) => others.length > 0)
+    if (shared.length === 0) return
+    const others = peers.filter((other) => shared.some((overlap) => overlap.others.includes(other)))
+    const names = others.map((other) => `\`${other.name}\``).join(', ')
+    const later = others.filter((other) => byName(other, node) > 0)
+    const advice =
+      later.length === others.length
+        ? `move ${names} to wave ${wave + 1} with \`depends_on\` on this plan`
+        : `move this plan to wave ${wave + 1} with \`depends_on: [${others.filter((other) => !later.includes(other)).map((other) => other.name).join(', ')}]\``
+    const [first, ...rest] = shared.map(({entry}) => entry)
+    const files = rest.length === 0
+      ? `\`${first.path}\` is`
+      : `\`${first.path}\` and ${rest.length} more file${rest.length > 1 ? 's' : ''} (${rest.map((entry) => `\`${entry.path}\``).join(', ')}) are`
+    report({
+      message: `${files} also listed by ${names}, in the same wave (${wave}): parallel plans would edit ${rest.length === 0 ? 'it' : 'them'} at once; ${advice}, or name the pair in \`coupling_justified\` if their order does not matter`,
+      range: first.range
+    })
   }
 })
