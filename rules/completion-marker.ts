@@ -54,10 +54,6 @@ function mayHoldMarker(text: string, markers: readonly string[]): boolean {
   return false
 }
 
-/**
- * Agent output ends with exactly one `##` completion marker, and nothing
- * at its level or higher follows it: orchestrators route on the marker.
- */
 /** Whether a marker reports the work done or not done (`RESEARCH COMPLETE`, `RESEARCH BLOCKED`); checkpoints and other states are neither. */
 function outcomeOf(marker: string): 'success' | 'failure' | undefined {
   if (/ (?:COMPLETE|PASSED|VERIFIED|CREATED|SECURED)$/.test(marker)) return 'success'
@@ -65,6 +61,10 @@ function outcomeOf(marker: string): 'success' | 'failure' | undefined {
   return undefined
 }
 
+/**
+ * Agent output ends with exactly one `##` completion marker, and nothing
+ * at its level or higher follows it: orchestrators route on the marker.
+ */
 export default defineRule<Options>({
   id: 'completion-marker',
   description: 'Agent output has exactly one completion marker, as its last heading; a file at rest no misspelt or contradicting one.',

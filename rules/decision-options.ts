@@ -41,10 +41,6 @@ function namedIds(document: PlanDocument, signal: Element): Token[] {
   return [...tokens.values()].sort((a, b) => a.range[0] - b.range[0])
 }
 
-/**
- * A decision offers a person at least two named options to answer with, and
- * its resume signal names those options and no others.
- */
 /** Whether an option shows the person what it is: a `<name>` (or a `<label>` or `<title>` in its place), or its own text. */
 function showsName(document: PlanDocument, option: Element): boolean {
   if (option.children.some((child) => child.name === 'name' || child.name === 'label' || child.name === 'title')) return true
@@ -60,6 +56,10 @@ function optionList(options: Element[]): string {
   return `${first} and ${options.length - 1} more of this decision${others.length > 0 ? ` (${others.map((value) => `\`${value}\``).join(', ')})` : ''}`
 }
 
+/**
+ * A decision offers a person at least two named options to answer with, and
+ * its resume signal names those options and no others.
+ */
 export default defineRule({
   id: 'decision-options',
   description: 'A `checkpoint:decision` has two or more options, each with an `id` and a `<name>`, and its resume signal names real ids.',

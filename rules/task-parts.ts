@@ -14,13 +14,6 @@ function makesTestsPass(document: PlanDocument, task: Element): boolean {
   return greenHalf.test(document.text.slice(task.contentRange[0], Math.min(task.contentRange[1], task.contentRange[0] + 20_000)))
 }
 
-/**
- * The optional parts of a current GSD task (GSD 1.14's planner and
- * `execute-plan.md`) are written the way the executor reads them: the tracer
- * leads, `tdd="true"` has its `<behavior>`, a `tracker-id` names one tracker
- * item, `<precondition>` is one line, `<reversibility>` has a rating, and
- * `<automated>` / `<human-check>` sit in `<verify>`.
- */
 /** Whether wrapped lines are one sentence of prose: no list items, and at most one sentence end. */
 function oneSentence(lines: string[]): boolean {
   if (lines.some((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line))) return false
@@ -28,6 +21,13 @@ function oneSentence(lines: string[]): boolean {
   return (prose.match(/[.!?](?=\s+[A-Z(]|\s*$)/g) ?? []).length <= 1
 }
 
+/**
+ * The optional parts of a current GSD task (GSD 1.14's planner and
+ * `execute-plan.md`) are written the way the executor reads them: the tracer
+ * leads, `tdd="true"` has its `<behavior>`, a `tracker-id` names one tracker
+ * item, `<precondition>` is one line, `<reversibility>` has a rating, and
+ * `<automated>` / `<human-check>` sit in `<verify>`.
+ */
 export default defineRule({
   id: 'task-parts',
   description: 'A task\'s optional GSD parts (tracer, `tdd`, `tracker-id`, `<precondition>`, `<reversibility>`, `<automated>`, `<human-check>`) are where and as the executor reads them.',

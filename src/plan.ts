@@ -100,12 +100,12 @@ export function attributeRemovalRange(document: PlanDocument, range: Range): Ran
   return [start, range[1]]
 }
 
-/** Names as messages list them: each in backticks, comma-separated. */
 /** Items as prose lists them: `a`, `a and b`, `a, b and c`. */
 export function andList(items: readonly string[]): string {
   return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : (items[0] ?? '')
 }
 
+/** Names as messages list them: each in backticks, comma-separated. */
 export function codeList(names: readonly string[]): string {
   return names.map((name) => `\`${name}\``).join(', ')
 }

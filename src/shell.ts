@@ -89,7 +89,7 @@ export function shellSegments(text: string, offset = 0): ShellSegment[] {
  * `-eq 0`, `→ 0`, or in words: "equals 0", "must equal 0", "should be 0",
  * "returns 0", "outputs 0", "prints 0".
  */
-export function comparesWithZero(text: string): boolean {
+function comparesWithZero(text: string): boolean {
   return /\s(?:==?|->|→)\s*0(?!\.?\d)/.test(text) || /-eq\s+0\b/.test(text) || /\b(?:equals?|returns?|outputs?|prints?|be)\s+0(?!\.?\d)/i.test(text)
 }
 

@@ -6,7 +6,7 @@ import {isSummaryFileName} from '../model/file-names.js'
 // loaded, so that a run whose cache answers can tell that a tree is unchanged.
 
 /** Summaries by name: `*-SUMMARY.md`, `SUMMARY.md`, and the nested layout's `SUMMARY-01.md`. */
-export function isSummaryLike(fileName: string): boolean {
+function isSummaryLike(fileName: string): boolean {
   return isSummaryFileName(fileName) || /^SUMMARY-\d+[a-z]?(?:-[\w.-]+)?\.md$/i.test(fileName)
 }
 
