@@ -1,6 +1,6 @@
 import {sliceOf, type PlanDocument} from '../src/model/document.js'
 import {attribute} from '../src/model/markup.js'
-import {inForeignTaskFormat, isHumanTask, lineOf, taskType} from '../src/plan.js'
+import {holdsPersonWork, inForeignTaskFormat, isHumanTask, lineOf, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 /** The boolean a string such as `"false"` or `yes` was meant as. */
@@ -19,6 +19,16 @@ function booleanMeant(value: unknown): boolean | undefined {
 function setsUpService(document: PlanDocument): boolean {
   const value = document.frontmatter?.entries.get('user_setup')?.value
   return Array.isArray(value) && value.length > 0
+}
+
+/**
+ * Whether `autonomous: false` on a plan without checkpoints holds it for a
+ * person all the same: a service to set up (`user_setup`), an `auto` task
+ * that holds a person's work, or a tree that means that by the key
+ * (`treeHoldsBack`). Then `true` would run past them.
+ */
+function holdsForPerson(document: PlanDocument, treeHoldsBack: boolean): boolean {
+  return treeHoldsBack || setsUpService(document) || document.tasks.some((task) => holdsPersonWork(document, task))
 }
 
 /**
@@ -74,7 +84,7 @@ export default defineRule({
         range: entry.valueRange,
         ...repair(value)
       })
-    } else if (!undecidable && entry.value !== expected && !(expected && (setsUpService(document) || graph().holdsBackWithoutCheckpoints()))) {
+    } else if (!undecidable && entry.value !== expected && !(expected && holdsForPerson(document, graph().holdsBackWithoutCheckpoints()))) {
       report({
         message: expected
           ? `\`autonomous: false\` but ${reason}: the plan waits for a human for nothing; set it to \`true\``

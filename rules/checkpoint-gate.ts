@@ -1,10 +1,7 @@
 import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute, descendants} from '../src/model/markup.js'
-import {attributeRemovalRange, codeList, taskType, taskTypes} from '../src/plan.js'
+import {attributeRemovalRange, codeList, personElements, taskType, taskTypes} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
-
-/** Elements that speak to a person: a task carrying one was meant to stop for them. */
-const personElements = new Set(['human-check', 'how-to-verify', 'what-built', 'what-to-do', 'resume-signal'])
 
 interface Options {
   /** The `gate` values to accept. */

@@ -2,10 +2,8 @@ import path from 'node:path'
 import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
 import {frontmatterItems} from '../src/model/frontmatter.js'
 import {idFamily, idsIn, isRequirementId, planningRequirements} from '../src/requirements.js'
+import {byName} from '../src/graph/order.js'
 import {defineRule} from '../src/rule.js'
-
-/** Plans in the order the planner numbers them (`01-02` before `01-10`). */
-const byName = (a: PlanNode, b: PlanNode) => a.name.localeCompare(b.name, 'en', {numeric: true})
 
 /** Whether a folder's plan numbers skip some (a `07` with no `01` to `06`): plans gone with neither plan nor summary left. */
 function numbersSkip(plans: readonly PlanNode[]): boolean {

@@ -1,35 +1,8 @@
 import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
-import {settledWave} from '../src/graph/waves.js'
+import {byName, coupled, waitsFor} from '../src/graph/order.js'
+import {separateWaves, settledWave, type Separation} from '../src/graph/waves.js'
 import {filesModified, normalizePath} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
-
-/** Plans in the order the planner numbers them (`01-02` before `01-10`). */
-const byName = (a: PlanNode, b: PlanNode) => a.name.localeCompare(b.name, 'en', {numeric: true})
-
-/** Whether either plan's `coupling_justified` has an entry naming the other. */
-function coupled(plans: PlanGraph, a: PlanNode, b: PlanNode): boolean {
-  const names = (from: PlanNode, to: PlanNode) =>
-    (from.coupledWith ?? []).some((id) => {
-      const resolution = plans.resolve(from, id)
-      return resolution.status === 'resolved' && resolution.target === to
-    })
-  return names(a, b) || names(b, a)
-}
-
-/** Whether `from` waits for `to`, directly or through other plans of its phase. */
-function waitsFor(plans: PlanGraph, from: PlanNode, to: PlanNode): boolean {
-  const seen = new Set<PlanNode>([from])
-  const pending = [from]
-  for (let plan = pending.pop(); plan; plan = pending.pop()) {
-    for (const {target} of plans.edges(plan)) {
-      if (target === to) return true
-      if (target.directory !== from.directory || seen.has(target)) continue
-      seen.add(target)
-      pending.push(target)
-    }
-  }
-  return false
-}
 
 /** Whether one plan waits for the other: then their equal waves are `wave-order`'s finding, not this rule's. */
 function ordered(plans: PlanGraph, a: PlanNode, b: PlanNode): boolean {
@@ -45,6 +18,32 @@ function runsPlansInParallel(data: Record<string, unknown>): boolean {
     return enabled !== false && planLevel !== false
   }
   return true
+}
+
+/** The plans of `node`'s folder in its state that take part (a `wave`, `files`, a settled wave), and whether two of them may not share a wave. */
+function contenders(plans: PlanGraph, node: PlanNode) {
+  const state = plans.executionState(node)
+  const members = plans
+    .inDirectory(node.directory)
+    .filter((other) => !other.summaryOnly && !other.superseded && other.wave !== undefined && other.files && plans.executionState(other) === state && settledWave(plans, other) !== undefined)
+  const files = new Map(members.map((member) => [member, new Set(member.files!.map(normalizePath))]))
+  const conflict = (a: PlanNode, b: PlanNode) =>
+    a !== b &&
+    a.files!.some((file) => files.get(b)!.has(normalizePath(file))) &&
+    // A plan written after the other ran (gap closure, or a plan that reads its summary) ran in a later round.
+    !plans.writtenAfterRunOf(a, b) &&
+    !plans.writtenAfterRunOf(b, a) &&
+    !coupled(plans, a, b) &&
+    !ordered(plans, a, b)
+  return {members, conflict}
+}
+
+/** Where the planner's "bump the later plan to the next wave and repeat" puts each contender of `node`'s folder and state, once per graph. */
+function separations(plans: PlanGraph, node: PlanNode): Map<PlanNode, Separation> {
+  return plans.memo(`wave-file-overlap:${node.directory}\0${plans.executionState(node)}`, () => {
+    const {members, conflict} = contenders(plans, node)
+    return separateWaves(members, (plan) => settledWave(plans, plan)!, conflict, byName)
+  })
 }
 
 /**
@@ -69,17 +68,11 @@ export default defineRule({
     if (!node?.files || node.wave === undefined || node.superseded || !runsPlansInParallel(config().data)) return
     const wave = node.wave
     const settled = settledWave(plans, node)
+    if (settled === undefined) return
     // A plan still to run is compared with the plans still to run; one that has run, with those that ran (`--include-executed`).
-    const state = plans.executionState(node)
-    const peers = plans
-      .inDirectory(node.directory)
-      .filter((other) => other !== node && !other.summaryOnly && other.wave === wave && other.files && plans.executionState(other) === state)
-      // Gap-closure plans are written after the phase ran and run on their own (`execute-phase --gaps-only`).
-      .filter((other) => other.gapClosure === node.gapClosure)
-      .filter((other) => !coupled(plans, node, other) && !ordered(plans, node, other))
-      // Plans that `wave-order`'s fixes put in different waves: the one cause is the wrong wave, reported there.
-      .filter((other) => settled !== undefined && settledWave(plans, other) === settled)
-      .sort(byName)
+    const {members, conflict} = contenders(plans, node)
+    // Plans that `wave-order`'s fixes put in different waves: the one cause is the wrong wave, reported there.
+    const peers = members.filter((other) => other.wave === wave && settledWave(plans, other) === settled && conflict(node, other)).sort(byName)
     if (peers.length === 0) return
     const listing = (file: string) => peers.filter((other) => other.files!.some((listed) => normalizePath(listed) === file))
     // One collision with one repair, however many files the plans share: one message, at the first shared entry.
@@ -89,18 +82,43 @@ export default defineRule({
     if (shared.length === 0) return
     const others = peers.filter((other) => shared.some((overlap) => overlap.others.includes(other)))
     const names = others.map((other) => `\`${other.name}\``).join(', ')
-    const later = others.filter((other) => byName(other, node) > 0)
-    const advice =
-      later.length === others.length
-        ? `move ${names} to wave ${wave + 1} with \`depends_on\` on this plan`
-        : `move this plan to wave ${wave + 1} with \`depends_on: [${others.filter((other) => !later.includes(other)).map((other) => other.name).join(', ')}]\``
+    const advice = moves(plans, node, others, settled, wave)
     const [first, ...rest] = shared.map(({entry}) => entry)
     const files = rest.length === 0
       ? `\`${first.path}\` is`
       : `\`${first.path}\` and ${rest.length} more file${rest.length > 1 ? 's' : ''} (${rest.map((entry) => `\`${entry.path}\``).join(', ')}) are`
     report({
-      message: `${files} also listed by ${names}, in the same wave (${wave}): parallel plans would edit ${rest.length === 0 ? 'it' : 'them'} at once; ${advice}, or name the pair in \`coupling_justified\` if their order does not matter`,
+      message: `${files} also listed by ${names}, in the same wave (${wave}): parallel plans would edit ${rest.length === 0 ? 'it' : 'them'} at once; ${advice ?? 'put them in different waves with `depends_on` between them'}, or name the pair${others.length > 1 ? 's' : ''} in \`coupling_justified\` if their order does not matter`,
       range: first.range
     })
   }
 })
+
+/** The most plans one moved plan is told to wait for: beyond it, the advice would be a new order for the phase. */
+const maxWaitedFor = 3
+
+/**
+ * The moves that separate `node` from `others`, as `separateWaves` plays
+ * them out: `move this plan to wave 2 with \`depends_on: [02-01]\``; none
+ * when one of them would stay in the wave (then no move of these plans alone
+ * leaves them apart), or a moved plan would wait for more than
+ * `maxWaitedFor`. The waves are counted from the one the plans declare
+ * (`wave`), which is `settled` once `wave-order`'s fixes are made.
+ */
+function moves(plans: PlanGraph, node: PlanNode, others: PlanNode[], settled: number, wave: number): string | undefined {
+  const placed = separations(plans, node)
+  const moved = [node, ...others].sort(byName).flatMap((plan) => {
+    const separation = placed.get(plan)
+    return separation && separation.wave !== settled ? [{plan, after: separation.after, wave: wave + separation.wave - settled}] : []
+  })
+  // Every pair is one plan that stays and one that moves, or two that move apart.
+  const apart = others.every((other) => moved.some((move) => move.plan === other) || moved.some((move) => move.plan === node))
+  // A move past several waves of plans that edit the same files is a reordering of the phase, not one edit: the planner's to redo.
+  if (moved.length === 0 || !apart || moved.some((move) => move.after.length > maxWaitedFor)) return undefined
+  if (moved.length === 1 && moved[0].plan !== node && moved[0].after.length === 1 && moved[0].after[0] === node) {
+    return `move \`${moved[0].plan.name}\` to wave ${moved[0].wave} with \`depends_on\` on this plan`
+  }
+  const move = ({plan, wave, after}: (typeof moved)[number]) =>
+    `${plan === node ? 'this plan' : `\`${plan.name}\``} to wave ${wave} with \`depends_on: [${[...after].sort(byName).map((other) => other.name).join(', ')}]\``
+  return `move ${moved.map(move).join(' and ')}`
+}

@@ -1,6 +1,38 @@
-import type {PlanNode} from '../src/graph/graph.js'
-import {impliedWave, misplacedDependency, waveIsOff} from '../src/graph/waves.js'
+import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
+import {byName, coupled, waitsFor} from '../src/graph/order.js'
+import {impliedWave, misplacedDependency, settledWave, waveIsOff} from '../src/graph/waves.js'
+import {normalizePath} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
+
+/**
+ * The plans of its phase that `node` builds on and does not list, when
+ * lowering its `wave` from `declared` to `implied` would put it beside or
+ * before them: one in the lower wave that edits a file it edits too (unless
+ * `coupling_justified` names the pair), or one in a wave before `declared`
+ * whose summary it reads; of the plans this rule moves too, only those
+ * before it by name, which keep the fix. Then the
+ * missing part is the `depends_on`, and `wave` is where the plans it builds
+ * on put it (`wave`).
+ */
+function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: number): {plans: PlanNode[]; reason: string; wave: number} | undefined {
+  const state = plans.executionState(node)
+  const files = new Set((node.files ?? []).map(normalizePath))
+  let reason: string | undefined
+  let wave = implied
+  const found = plans.inDirectory(node.directory).filter((other) => {
+    const at = other === node || other.summaryOnly || other.superseded || plans.executionState(other) !== state ? undefined : settledWave(plans, other)
+    // A plan this rule moves too counts only when it comes first by name: two such plans would be told to wait for each other.
+    if (at === undefined || (at !== other.wave && byName(other, node) > 0) || at < implied || at >= declared || waitsFor(plans, other, node)) return false
+    const shared = at === implied && !coupled(plans, node, other) ? other.files?.find((file) => files.has(normalizePath(file))) : undefined
+    const reads = plans.readsSummaryOf(node, other)
+    if (shared === undefined && !reads) return false
+    const beside = at === implied ? 'beside' : 'before'
+    reason ??= shared === undefined ? `${beside} \`${other.name}\`, whose summary it reads` : `beside \`${other.name}\`, which edits \`${shared}\` too`
+    wave = Math.max(wave, at + 1)
+    return true
+  })
+  return reason === undefined ? undefined : {plans: found, reason, wave}
+}
 
 /**
  * Waves run in order and plans of one wave run in parallel, so a plan's wave
@@ -31,9 +63,25 @@ export default defineRule({
     // `undefined` below a cycle or a dependency that cannot be known: then only the ordering is checked, with no wave to offer.
     const implied = impliedWave(plans, node)
     if (!waveIsOff(plans, node, implied?.wave) || misplacedDependency(plans, node)) return
-    const setWave = implied ? {fix: {range: waveEntry.valueRange, text: String(implied.wave)}} : {}
     // A dependency with a `wave` is where it says: one still to run with a wrong one is reported first, at its own plan, and one that has run ran there.
     const waveOf = (target: PlanNode) => (target.wave === undefined ? `is placed in wave ${impliedWave(plans, target)?.wave}` : `is in wave ${target.wave}`)
+    // Lowering the wave would put the plan beside (or before) a plan it builds on: the repair is the `depends_on` it lacks, the author's to write.
+    const missing = implied && implied.wave < declared ? buildsOn(plans, node, implied.wave, declared) : undefined
+    if (implied && missing) {
+      const lead = implied.latest
+        ? `the latest plan it depends on, \`${implied.latest.text}\`, ${waveOf(implied.latest.target)}, so this plan runs in wave ${implied.wave}`
+        : node.dependsOn.length === 0
+          ? `\`depends_on\` is empty, so this plan runs in wave ${implied.wave}`
+          : `it depends on no plan of its own phase, so it runs in wave ${implied.wave}`
+      const names = missing.plans.map((plan) => plan.name)
+      const add = node.dependsOn.length === 0 ? `add \`depends_on: [${names.join(', ')}]\`` : `add ${names.map((name) => `\`${name}\``).join(', ')} to \`depends_on\``
+      report({
+        message: `\`wave: ${declared}\` but ${lead}, ${missing.reason}; ${add} ${missing.wave === declared ? 'rather than lower the wave' : `and set \`wave: ${missing.wave}\``}`,
+        range: waveEntry.valueRange
+      })
+      return
+    }
+    const setWave = implied ? {fix: {range: waveEntry.valueRange, text: String(implied.wave)}} : {}
     const blocking = plans.edges(node).find(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
     if (blocking) {
       report({

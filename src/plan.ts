@@ -93,6 +93,23 @@ export function elementsNamed(element: Element, name: string): Element[] {
   return descendants(element).filter((candidate) => candidate.name === name)
 }
 
+/** Elements that speak to a person: a task carrying one was meant to stop for them. */
+export const personElements: ReadonlySet<string> = new Set(['human-check', 'how-to-verify', 'what-built', 'what-to-do', 'resume-signal'])
+
+/** What a task's name or action says when its work is a person's: a manual check, manual intervention, human testing. */
+const personWork = /\b(?:manual(?:ly)?[ -](?:verif|interven|qa\b|test|check|smoke)|human[ -](?:verif|test|review|check)|pause for (?:a )?(?:human|person|user))/i
+
+/**
+ * Whether a task holds a person's work though it is not a checkpoint: it
+ * carries an element addressed to a person (`<human-check>`), or its name
+ * or action says the work is manual ("Manual verification", "ask for manual
+ * intervention"). `autonomous-flag` reads it (`checkpoint-gate`, the elements).
+ */
+export function holdsPersonWork(document: PlanDocument, task: Element): boolean {
+  if (descendants(task).some((element) => personElements.has(element.name))) return true
+  return [...elementsNamed(task, 'name'), ...elementsNamed(task, 'action')].some((element) => personWork.test(plainText(document, element)))
+}
+
 /** The range of a whole attribute with the white space before it, for removing it cleanly. */
 export function attributeRemovalRange(document: PlanDocument, range: Range): Range {
   let start = range[0]

@@ -47,6 +47,12 @@ export interface PlanNode {
   summaryOnly?: boolean
   /** The summary file names the plan's `<output>` says its run creates (`02-01-SUMMARY.md`). */
   outputSummaries?: string[]
+  /**
+   * The summaries the plan's text names elsewhere (`@.planning/phases/04-x/04-01-SUMMARY.md`
+   * in `<context>`), lower-cased, as `folder/name` when written with a folder: it was
+   * written after those plans ran (`PlanGraph.writtenAfterRunOf`).
+   */
+  summariesRead?: string[]
 }
 
 export type Resolution =
@@ -118,6 +124,7 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
     // Read off the text as written (a quoted checkpoint counts too): a count over the tree, not a verdict on one plan.
     ...(frontmatter?.entries.get('autonomous')?.value === false ? {heldBack: {checkpoint: text.includes('type="checkpoint') || text.includes("type='checkpoint")}} : {}),
     ...outputSummariesOf(text),
+    ...summariesReadIn(text, frontmatter?.range[1] ?? 0),
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
   }
@@ -141,6 +148,31 @@ function outputSummariesOf(text: string): {outputSummaries?: string[]} {
     })
     .filter((name) => name !== '')
   return names.length > 0 ? {outputSummaries: [...new Set(names)]} : {}
+}
+
+/** What ends a path in prose: white space, quotes, brackets and punctuation around it, and `@`. */
+const pathDelimiters = new Set([' ', '\t', '\n', '\r', '`', "'", '"', '(', ')', '<', '>', '[', ']', '*', ',', ';', '@', '|'])
+
+/**
+ * The summaries a plan's body names outside its `<output>` (which names the
+ * plan's own): `folder/name` or `name`, lower-cased. Each mention is looked
+ * back from for at most 300 characters, so the scan is linear.
+ */
+function summariesReadIn(text: string, bodyStart: number): {summariesRead?: string[]} {
+  const outputStart = text.indexOf('<output>', bodyStart)
+  const outputEnd = outputStart < 0 ? -1 : text.indexOf('</output>', outputStart)
+  const names = new Set<string>()
+  const marker = /summary\.md/gi
+  marker.lastIndex = bodyStart
+  for (let found = marker.exec(text); found; found = marker.exec(text)) {
+    const hit = found.index
+    if (outputStart >= 0 && hit > outputStart && (outputEnd < 0 || hit < outputEnd)) continue
+    let start = hit
+    while (start > bodyStart && hit - start < 300 && !pathDelimiters.has(text[start - 1])) start--
+    const parts = text.slice(start, marker.lastIndex).toLowerCase().split(/[\\/]/)
+    names.add(parts.slice(-2).join('/'))
+  }
+  return names.size > 0 ? {summariesRead: [...names]} : {}
 }
 
 /** A `plan:` value's number; `plan: 01-02` (a full id) is plan 2. */
@@ -391,6 +423,40 @@ export class PlanGraph {
   executionState(plan: PlanNode): 'pending' | 'executed' | 'superseded' {
     if (plan.superseded) return 'superseded'
     return this.summaryOf(plan) ? 'executed' : 'pending'
+  }
+
+  /**
+   * Whether `later` was written after `earlier` ran, so that the two never
+   * ran in one wave whatever their `wave`s say (a later round numbers its
+   * waves from 1 again): `later` is a gap-closure plan and `earlier` is not
+   * (`execute-phase --gaps-only` runs gap closure after the phase's plans),
+   * or `later`'s text names `earlier`'s summary, which exists only once
+   * `earlier` has run (a replan, or a gap-closure plan reading the one before).
+   */
+  writtenAfterRunOf(later: PlanNode, earlier: PlanNode): boolean {
+    if (later.gapClosure && !earlier.gapClosure) return true
+    return this.summaryOf(earlier) !== undefined && this.readsSummaryOf(later, earlier)
+  }
+
+  /**
+   * Whether `reader`'s text names the summary of `plan` (outside its own
+   * `<output>`): the one that exists, or one of the names its run would give
+   * it (`05-01-SUMMARY.md`, what `plan`'s `<output>` names). A plan that reads
+   * another's summary builds on that plan's work.
+   */
+  readsSummaryOf(reader: PlanNode, plan: PlanNode): boolean {
+    if (!reader.summariesRead || reader === plan) return false
+    const fileName = path.basename(plan.path)
+    const id = canonicalIdOf(fileName)
+    const summary = this.summaryOf(plan)
+    const names = new Set(
+      [...summaryNamesOf(fileName), ...(id === undefined ? [] : [`${id}-SUMMARY.md`]), ...(summary ? [path.basename(summary.path)] : []), ...(plan.outputSummaries ?? [])].map((name) => name.toLowerCase())
+    )
+    const folder = path.basename(plan.directory).toLowerCase()
+    return reader.summariesRead.some((read) => {
+      const [name, ...within] = read.split('/').reverse()
+      return names.has(name) && (within.length === 0 || within[0] === folder)
+    })
   }
 
   /** Resolves one `depends_on` entry of `from` (see the spec's "Resolving depends_on"). */

@@ -141,3 +141,49 @@ export function settledWave(graph: PlanGraph, node: PlanNode): number | undefine
   const implied = impliedWave(graph, node)?.wave
   return waveIsOff(graph, node, implied) || misplacedDependency(graph, node) ? implied : node.wave
 }
+
+/** Where a plan goes when the plans of its wave that it conflicts with are separated: its wave, and the plans it must then wait for. */
+export interface Separation {
+  wave: number
+  after: PlanNode[]
+}
+
+/**
+ * The planner's rule for plans that must not share a wave ("if any file
+ * appears in 2+ plans, bump the later plan to the next wave and repeat"),
+ * played out over `plans` at once: in order of wave and then of `order`, a
+ * plan that conflicts with a plan already placed in its wave goes to the
+ * first later wave where it conflicts with no plan, neither one placed there
+ * nor one that starts there, and then waits for every plan it conflicts with
+ * in the waves it was moved past. Plans that stay keep their wave and wait for nothing new.
+ */
+export function separateWaves(
+  plans: readonly PlanNode[],
+  waveOf: (plan: PlanNode) => number,
+  conflict: (a: PlanNode, b: PlanNode) => boolean,
+  order: (a: PlanNode, b: PlanNode) => number
+): Map<PlanNode, Separation> {
+  const sorted = [...plans].sort((a, b) => waveOf(a) - waveOf(b) || order(a, b))
+  const placed = new Map<PlanNode, number>()
+  const clashes = (plan: PlanNode, wave: number) =>
+    [...placed].some(([other, at]) => at === wave && conflict(plan, other)) ||
+    sorted.some((other) => other !== plan && !placed.has(other) && waveOf(other) === wave && conflict(plan, other))
+  for (const plan of sorted) {
+    let wave = waveOf(plan)
+    if ([...placed].some(([other, at]) => at === wave && conflict(plan, other))) {
+      do wave++
+      while (clashes(plan, wave))
+    }
+    placed.set(plan, wave)
+  }
+  const separations = new Map<PlanNode, Separation>()
+  for (const [plan, wave] of placed) {
+    // The plans it conflicts with from its own wave on: those in earlier waves already run before it.
+    const after = sorted.filter((other) => {
+      const at = placed.get(other)!
+      return at >= waveOf(plan) && at < wave && conflict(plan, other)
+    })
+    separations.set(plan, {wave, after})
+  }
+  return separations
+}
