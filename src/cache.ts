@@ -46,7 +46,7 @@ const cacheFormat = 'planlint-cache-2'
  * What a look-up needs of the run: each file's tree and planning config and,
  * only when the files of the tree changed since the cache file was written,
  * the tree's graph. Without `treeGraphOf` (a run that has not loaded the
- * linter), a look-up that needs the graph says so (`needsGraph`).
+ * linter), a look-up that needs the graph says so (`NeedsGraph`).
  */
 export interface CacheTrees {
   planningRootOf(filePath: string): string
@@ -54,8 +54,17 @@ export interface CacheTrees {
   treeGraphOf?(filePath: string): PlanGraph
 }
 
-/** The answer of a look-up without a graph when only the tree's graph can tell. */
-export const needsGraph = Symbol('needs the graph')
+/** Trees that can build a tree's graph (a run that has loaded the linter). */
+type GraphTrees = CacheTrees & {treeGraphOf(filePath: string): PlanGraph}
+
+/**
+ * The answer of a look-up without a graph when only the tree's graph can
+ * tell: `withGraph` finishes it, the file's bytes (or time and size) and
+ * configuration already checked, so the `content` strategy hashes a file once.
+ */
+export class NeedsGraph<Findings> {
+  constructor(readonly withGraph: (trees: GraphTrees) => Findings | undefined) {}
+}
 
 /** The hash the `content` strategy keeps of a file's text. */
 export const hashOf = (text: string | Buffer) => crypto.createHash('sha1').update(text).digest('base64')
@@ -150,20 +159,22 @@ export class LintCache<Findings> {
    * `stats` are the file's, taken before any read. A file whose rules read
    * the tree is checked against the tree's files on disk first (their times
    * and sizes); only when one changed is the tree's graph asked, or, without
-   * `treeGraphOf`, `needsGraph` returned.
+   * `treeGraphOf`, a `NeedsGraph` returned that asks it.
    */
-  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees & {treeGraphOf(filePath: string): PlanGraph}): Findings | undefined
-  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | typeof needsGraph
-  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | typeof needsGraph {
+  lookup(filePath: string, stats: fs.Stats, config: string, trees: GraphTrees): Findings | undefined
+  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | NeedsGraph<Findings>
+  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | NeedsGraph<Findings> {
     const entry = Object.hasOwn(this.data.files, filePath) ? this.data.files[filePath] : undefined
     if (!entry || entry.config !== config) return undefined
     if (this.identity.strategy === 'content' ? entry.hash !== hashOf(fs.readFileSync(filePath)) : entry.stamp !== stampOf(stats)) return undefined
-    if (!entry.reads) return entry.findings
+    const {reads} = entry
+    if (!reads) return entry.findings
     const planningConfig = () => trees.configFor(filePath)
     const facts = this.unchangedTreeFacts(trees.planningRootOf(filePath))
-    if (facts !== undefined && entry.reads.facts === facts) return this.checker.configHolds(entry.reads, planningConfig) ? entry.findings : undefined
-    if (!trees.treeGraphOf) return needsGraph
-    return this.checker.hold(entry.reads, trees.treeGraphOf(filePath), planningConfig) ? entry.findings : undefined
+    if (facts !== undefined && reads.facts === facts) return this.checker.configHolds(reads, planningConfig) ? entry.findings : undefined
+    const withGraph = (graphTrees: GraphTrees) =>
+      this.checker.hold(reads, graphTrees.treeGraphOf(filePath), () => graphTrees.configFor(filePath)) ? entry.findings : undefined
+    return trees.treeGraphOf ? withGraph(trees as GraphTrees) : new NeedsGraph(withGraph)
   }
 
   private unchangedTreeFacts(root: string): string | undefined {

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
-import {hashOf, needsGraph, type CacheTrees, type ConfigurationKeys, type LintCache} from './cache.js'
+import {hashOf, NeedsGraph, type CacheTrees, type ConfigurationKeys, type LintCache} from './cache.js'
 import type {FileConfig, lintRulesOf} from './cli/configuration.js'
 import {UsageError} from './cli/usage-error.js'
 import {batchesOf, runInWorkers, workerCount, type Concurrency} from './cli/concurrency.js'
@@ -251,8 +251,8 @@ export async function lintEach(options: LintOptions, onFile: (file: LintedFile) 
     if (!cache) return {}
     const stats = cache.store.statsOf(filePath) ?? fs.statSync(filePath)
     const config = cache.keys.of(filePath)
-    let findings = cache.store.lookup(filePath, stats, config, run.current ?? run)
-    if (findings === needsGraph) findings = cache.store.lookup(filePath, stats, config, await run.session())
+    const found = cache.store.lookup(filePath, stats, config, run.current ?? run)
+    const findings = found instanceof NeedsGraph ? found.withGraph(await run.session()) : found
     return findings ? {file: {path: filePath, text: '', findings}} : {kept: {stats, config}}
   }
   const keep = (file: LintedFile & {reads?: RecordedReads; hash?: string}, kept: Kept | undefined) => {
