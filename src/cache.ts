@@ -248,7 +248,65 @@ export class LintCache<Findings> {
 }
 
 /** The names remark looks for configuration under (unified-engine's `rcName` and `packageField`), in each folder up from a file. */
-export const configurationNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json']
+const configurationNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json']
+
+/**
+ * The configuration files remark could use for the files of each folder
+ * (`configurationNames`), each folder looked at once per run: what the key
+ * of a file's configuration hashes (`ConfigurationKeys`) and what tells the
+ * CLI that a file gets the preset (`configLoader`).
+ */
+export class ConfigurationFiles {
+  /** By folder: the configuration files in it, in `configurationNames` order, with their bytes (`undefined`: there, but unreadable). */
+  private readonly byFolder = new Map<string, Array<{name: string; bytes: Buffer | undefined}>>()
+  private readonly found = new Map<string, boolean>()
+
+  inFolder(folder: string): Array<{name: string; bytes: Buffer | undefined}> {
+    let files = this.byFolder.get(folder)
+    if (files) return files
+    files = []
+    for (const name of configurationNames) {
+      const file = path.join(folder, name)
+      let there
+      try {
+        // A stat first: most folders have none of these, and a failed read costs an exception each.
+        there = fs.statSync(file, {throwIfNoEntry: false}) !== undefined
+      } catch {
+        there = false
+      }
+      if (!there) continue
+      let bytes: Buffer | undefined
+      try {
+        bytes = fs.readFileSync(file)
+      } catch {
+        // Unreadable, which remark would fail on: the run reports it.
+      }
+      files.push({name, bytes})
+    }
+    this.byFolder.set(folder, files)
+    return files
+  }
+
+  /** Whether remark could find a configuration file for a file of `folder`: in it or a folder above (a `package.json` counts with a `remarkConfig`, or when it cannot be read). */
+  above(folder: string): boolean {
+    let found = this.found.get(folder)
+    if (found !== undefined) return found
+    found = this.inFolder(folder).some(({name, bytes}) => name !== 'package.json' || bytes === undefined || !isPlainManifest(bytes))
+    if (!found && path.dirname(folder) !== folder) found = this.above(path.dirname(folder))
+    this.found.set(folder, found)
+    return found
+  }
+}
+
+/** Whether a `package.json` is an object without a `remarkConfig` (remark finds no configuration in it). */
+function isPlainManifest(bytes: Buffer): boolean {
+  try {
+    const manifest: unknown = JSON.parse(bytes.toString('utf8'))
+    return typeof manifest === 'object' && manifest !== null && !('remarkConfig' in manifest)
+  } catch {
+    return false
+  }
+}
 
 export interface ConfigurationKeyOptions {
   version: string
@@ -256,6 +314,8 @@ export interface ConfigurationKeyOptions {
   flags: Record<string, unknown>
   /** `--config`'s file, resolved. */
   configFile?: string
+  /** The run's view of the configuration files, when it has one already. */
+  files?: ConfigurationFiles
 }
 
 /**
@@ -264,11 +324,13 @@ export interface ConfigurationKeyOptions {
  * version, the flags, and the bytes of every configuration file remark could
  * use for the file (in its folder and every folder above it, and
  * `--config`'s). A change to one of them re-lints the files below it. One
- * per run: each folder is read once.
+ * per run: each folder is read once (`files`, shared with the run's
+ * configuration loader).
  */
 export class ConfigurationKeys {
   private readonly byFolder = new Map<string, string>()
   private readonly base: string
+  readonly files: ConfigurationFiles
 
   constructor(options: ConfigurationKeyOptions) {
     let given = ''
@@ -278,6 +340,7 @@ export class ConfigurationKeys {
       // A --config file that cannot be read: the run says so (exit 2) before any file is linted.
     }
     this.base = hashOf(JSON.stringify([options.version, options.flags, given]))
+    this.files = options.files ?? new ConfigurationFiles()
   }
 
   of(filePath: string): string {
@@ -289,16 +352,7 @@ export class ConfigurationKeys {
     if (key !== undefined) return key
     const parent = path.dirname(folder)
     const above = parent === folder ? this.base : this.ofFolder(parent)
-    const own: string[] = []
-    for (const name of configurationNames) {
-      const file = path.join(folder, name)
-      try {
-        // A stat first: most folders have none of these, and a failed read costs an exception each.
-        if (fs.statSync(file, {throwIfNoEntry: false})) own.push(name, hashOf(fs.readFileSync(file)))
-      } catch {
-        // Unreadable, which remark would fail on: the run reports it.
-      }
-    }
+    const own = this.files.inFolder(folder).flatMap(({name, bytes}) => (bytes === undefined ? [] : [name, hashOf(bytes)]))
     key = own.length === 0 ? above : hashOf(JSON.stringify([above, own]))
     this.byFolder.set(folder, key)
     return key

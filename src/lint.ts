@@ -125,7 +125,7 @@ function fileLinter(options: Omit<LintOptions, 'paths'>, cwd: string, session: L
   // Loaded on the first file to lint (with unified-engine, the presets and the rules): a run that the cache answers never needs it.
   let configuration: Promise<{loadConfig: (filePath: string) => Promise<FileConfig>; module: typeof import('./cli/configuration.js')}> | undefined
   const loadConfiguration = () =>
-    (configuration ??= import('./cli/configuration.js').then((module) => ({module, loadConfig: module.configLoader({cwd, preset: options.preset, config: options.config})})))
+    (configuration ??= import('./cli/configuration.js').then((module) => ({module, loadConfig: module.configLoader({cwd, preset: options.preset, config: options.config, files: options.cache?.keys.files})})))
   const byFolder = new Map<string, {config: FileConfig; run: ReturnType<typeof lintRulesOf>; settings: RunSettings | undefined}>()
   const maxSize = options.maxFileSize ?? defaultMaxFileSize
   const lintText = async (filePath: string, text: string, reads?: GraphReads): Promise<LintedFile> => {
