@@ -7,7 +7,7 @@ import type {FileConfig, lintRulesOf} from './cli/configuration.js'
 import {UsageError} from './cli/usage-error.js'
 import {batchesOf, runInWorkers, workerCount, type Concurrency} from './cli/concurrency.js'
 import {defaultMaxFileSize, folderLinkOn, hasGlob, walk, type WalkEntry} from './cli/walk.js'
-import {readPlanningConfig, type PlanningConfig} from './config.js'
+import {PlanningConfigs, type PlanningConfig} from './config.js'
 import {GraphReads, type RecordedReads} from './graph/reads.js'
 import {planningRootOf} from './graph/tree-files.js'
 import type {PresetName} from './presets/index.js'
@@ -179,7 +179,7 @@ function unlinted(entry: Exclude<WalkEntry, {kind: 'file'}>): LintedFile {
  */
 class RunSession implements Roots, CacheTrees {
   private readonly roots = new Set<string>()
-  private readonly configs = new Map<string, PlanningConfig>()
+  private readonly configs = new PlanningConfigs()
 
   constructor(
     private made: LintSession | undefined,
@@ -194,7 +194,7 @@ class RunSession implements Roots, CacheTrees {
   async session(): Promise<LintSession> {
     if (!this.made) {
       const {LintSession} = await import('./session.js')
-      this.made = new LintSession({roots: this.roots})
+      this.made = new LintSession({roots: this.roots, configs: this.configs})
       this.cache?.restoreTrees(this.made)
     }
     return this.made
@@ -210,11 +210,7 @@ class RunSession implements Roots, CacheTrees {
   }
 
   configFor(filePath: string): PlanningConfig {
-    if (this.made) return this.made.configFor(filePath)
-    const root = this.planningRootOf(filePath)
-    let config = this.configs.get(root)
-    if (!config) this.configs.set(root, (config = readPlanningConfig(root)))
-    return config
+    return this.made ? this.made.configFor(filePath) : this.configs.of(this.planningRootOf(filePath))
   }
 }
 

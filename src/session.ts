@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type {Root} from 'mdast'
 import {rules} from '../rules/index.js'
-import {readPlanningConfig, type PlanningConfig} from './config.js'
+import {PlanningConfigs, type PlanningConfig} from './config.js'
 import {messageRange} from './edits.js'
 import {PlanGraph, planNodeFromText, scanTree, type PlanNode, type TreeFiles} from './graph/graph.js'
 import type {GraphReads} from './graph/reads.js'
@@ -18,6 +18,8 @@ export interface SessionOptions {
    * ancestor belongs to the planning tree of the deepest such folder.
    */
   roots?: Iterable<string>
+  /** The planning configs read so far (a run's, before it made its session); new when absent. */
+  configs?: PlanningConfigs
 }
 
 /** A rule as a file's configuration turns it on: `level` 1 is a warning, 2 an error (remark-lint's levels). */
@@ -92,7 +94,7 @@ export class LintSession {
   private readonly roots = new Set<string>()
   private readonly trees = new Map<string, KnownTree>()
   /** Planning configs by tree root. */
-  private readonly configs = new Map<string, PlanningConfig>()
+  private readonly configs: PlanningConfigs
   /** Documents open in an editor, by absolute path, with their graph facts: they win over their files on disk. */
   private readonly openDocuments = new Map<string, {text: string; node: PlanNode | undefined}>()
   /** The graph each document's rules share: built once per document, not once per cross-file rule. */
@@ -102,6 +104,7 @@ export class LintSession {
 
   constructor(options: SessionOptions = {}) {
     for (const root of options.roots ?? []) this.addRoot(root)
+    this.configs = options.configs ?? new PlanningConfigs()
   }
 
   /**
@@ -229,9 +232,7 @@ export class LintSession {
 
   /** `.planning/config.json` of the tree that holds `filePath`, read once per session. */
   configFor(filePath: string): PlanningConfig {
-    const root = this.planningRootOf(filePath)
-    let config = this.configs.get(root)
-    if (!config) this.configs.set(root, (config = readPlanningConfig(root)))
+    const config = this.configs.of(this.planningRootOf(filePath))
     this.recording?.config(config)
     return config
   }
@@ -273,9 +274,7 @@ export class LintSession {
     for (const [root, tree] of this.trees) {
       if (holds(root)) tree.stale = true
     }
-    for (const root of this.configs.keys()) {
-      if (holds(root)) this.configs.delete(root)
-    }
+    this.configs.forget(holds)
   }
 
   private dropGraphOf(absolute: string): void {
