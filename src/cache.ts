@@ -4,7 +4,7 @@ import path from 'node:path'
 import type {PlanningConfig} from './config.js'
 import type {PlanGraph, PlanNode, ScannedFile, TreeFiles} from './graph/graph.js'
 import {factsDigest, ReadChecker, type RecordedReads} from './graph/reads.js'
-import {stampOf, treeMarkdownFiles} from './graph/tree-files.js'
+import {stampOf, TreeDisk} from './graph/tree-files.js'
 import type {LintSession} from './session.js'
 
 /** How `--cache` tells that a file is unchanged: its time and size (`metadata`, the default) or a hash of its bytes (`content`). */
@@ -114,8 +114,8 @@ export class LintCache<Findings> {
   private session: LintSession | undefined
   /** By tree root: the facts digest of the cache file when every file of the tree on disk is as the cache file lists it, else `undefined`; looked at once per run. */
   private readonly unchangedTrees = new Map<string, string | undefined>()
-  /** The files stat'ed this run, so that a file of a tree that is also linted is stat'ed once. */
-  private readonly stats = new Map<string, fs.Stats | undefined>()
+  /** The trees listed and the files stat'ed this run, so that a file of a tree that is also linted is stat'ed once, and the session's scan of a tree looks no further. */
+  private readonly disk = new TreeDisk()
 
   constructor(
     readonly filePath: string,
@@ -150,7 +150,7 @@ export class LintCache<Findings> {
       if (!Array.isArray(entries)) continue
       const files = new Map<string, ScannedFile>(entries.map(([filePath, stamp, node]) => [filePath, {stamp, node: node ?? undefined}]))
       this.restored.set(root, files)
-      session.knowTree(root, files)
+      session.knowTree(root, files, this.disk)
     }
   }
 
@@ -188,7 +188,7 @@ export class LintCache<Findings> {
     const entries = Object.hasOwn(this.data.trees, root) ? this.data.trees[root] : undefined
     if (facts === undefined || !Array.isArray(entries)) return undefined
     const stamps = new Map(entries.map(([filePath, stamp]) => [filePath, stamp]))
-    const files = treeMarkdownFiles(root)
+    const files = this.disk.files(root)
     if (files.length !== stamps.size) return undefined
     for (const file of files) {
       const stamp = stamps.get(file.path)
@@ -203,16 +203,7 @@ export class LintCache<Findings> {
 
   /** A file's stats, taken once per run (`undefined`: it is gone, or cannot be stat'ed). */
   statsOf(filePath: string): fs.Stats | undefined {
-    if (!this.stats.has(filePath)) {
-      let stats: fs.Stats | undefined
-      try {
-        stats = fs.statSync(filePath, {throwIfNoEntry: false})
-      } catch {
-        stats = undefined
-      }
-      this.stats.set(filePath, stats)
-    }
-    return this.stats.get(filePath)
+    return this.disk.statsOf(filePath)
   }
 
   /**

@@ -5,7 +5,7 @@ import {PlanningConfigs, type PlanningConfig} from './config.js'
 import {messageRange} from './edits.js'
 import {PlanGraph, planNodeFromText, scanTree, type PlanNode, type TreeFiles} from './graph/graph.js'
 import type {GraphReads} from './graph/reads.js'
-import {planningRootOf} from './graph/tree-files.js'
+import {planningRootOf, type TreeDisk} from './graph/tree-files.js'
 import type {Frontmatter} from './model/frontmatter.js'
 import {buildDocument, documentOfTree, type PlanDocument} from './model/document.js'
 import type {Point, Range} from './model/text.js'
@@ -79,6 +79,8 @@ interface KnownTree {
   graph?: PlanGraph
   /** Set by `invalidate`: the next use re-scans (re-reading only files whose time or size changed). */
   stale: boolean
+  /** What the run saw of the tree on disk before the session scanned it (`knowTree`): the first scan reads that, not the disk again. */
+  disk?: TreeDisk
 }
 
 /**
@@ -220,9 +222,13 @@ export class LintSession {
     return new Map([...this.trees].map(([root, tree]) => [root, tree.files]))
   }
 
-  /** Files of a tree known from an earlier run (`--cache`): the first use re-reads only those whose time or size changed. */
-  knowTree(root: string, files: TreeFiles): void {
-    if (!this.trees.has(root)) this.trees.set(root, {files, stale: true})
+  /**
+   * Files of a tree known from an earlier run (`--cache`): the first use
+   * re-reads only those whose time or size changed, as `disk` (what this run
+   * has seen of the tree) lists and stats them.
+   */
+  knowTree(root: string, files: TreeFiles, disk?: TreeDisk): void {
+    if (!this.trees.has(root)) this.trees.set(root, {files, stale: true, disk})
   }
 
   /** The plan graph of the planning tree at `root` (a folder `planningRootOf` gives), as the rules of its files see it. */
@@ -285,7 +291,7 @@ export class LintSession {
   private treeGraph(root: string): PlanGraph {
     let tree = this.trees.get(root)
     if (!tree || tree.stale) {
-      const files = scanTree(root, tree?.files)
+      const files = scanTree(root, tree?.files, tree?.disk)
       tree = {files, graph: files === tree?.files ? tree.graph : undefined, stale: false}
       this.trees.set(root, tree)
     }
