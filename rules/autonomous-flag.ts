@@ -63,10 +63,25 @@ export default defineRule({
       const eol = document.lines.eol
       const at = frontmatter.contentRange[1]
       const needsBreak = at > 0 && document.text[at - 1] !== '\n'
+      const addKey = {range: [at, at] as [number, number], text: `${needsBreak ? eol : ''}autonomous: ${expected}${eol}`}
+      // In such a tree the cause is its template: said once, at its first plan with a checkpoint, and not fixed (one fix would make the tree use the key).
+      const lacking = graph().checkpointPlansLacking('autonomous')
+      if (lacking.length > 0) {
+        const own = graph().planAt(document.path)
+        if (own !== lacking[0]) return
+        const others = [...lacking.slice(1, 6).map((plan) => `\`${plan.name}\``), ...(lacking.length > 6 ? [`${lacking.length - 6} more`] : [])]
+        report({
+          message: `No plan of this tree has an \`autonomous\` key (its template predates it), and ${lacking.length === 1 ? 'this plan has checkpoint tasks' : `${lacking.length} plans have checkpoint tasks (this one, ${others.join(', ')})`}: the executor stops at them, but the phase index reads a missing key as \`true\`; add \`autonomous: false\` to ${lacking.length === 1 ? 'it' : 'each'}`,
+          range: [0, 3],
+          severity: 'warning',
+          suggestions: [addKey]
+        })
+        return
+      }
       report({
         message: `Frontmatter has no \`autonomous\` key; ${reason}, so add \`autonomous: ${expected}\``,
         range: [0, 3],
-        fix: {range: [at, at], text: `${needsBreak ? eol : ''}autonomous: ${expected}${eol}`}
+        fix: addKey
       })
       return
     }

@@ -39,6 +39,8 @@ export interface PlanNode {
   requirements?: string[]
   /** `autonomous: false`, and whether the text has a checkpoint task (`autonomous-flag` reads how the tree uses the key). */
   heldBack?: {checkpoint: boolean}
+  /** Whether the text has a checkpoint task, read off the text as written (a quoted one counts too): for counts over the tree. */
+  checkpoint?: true
   /** `gap_closure: true`: a plan that `execute-phase --gaps-only` runs, apart from the phase's first plans. */
   gapClosure?: true
   /** `status: superseded`: retired, never to be executed (GSD leaves it out of the phase's counts and its index). */
@@ -92,6 +94,7 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
       .filter((value) => value !== '')
   }
   const files = [...(items('files_modified') ?? []), ...(items('files_deleted') ?? [])]
+  const hasCheckpoint = text.includes('type="checkpoint') || text.includes("type='checkpoint")
   const coupledWith = (items('coupling_justified') ?? []).flatMap((entry) => /^([^:\s]+)\s*:/.exec(entry)?.[1] ?? [])
   const requirements = items('requirements')
   // A phase overview (`07-PLAN.md` in phase folder `07-x`, no frontmatter, no tasks) carries its phase's number, not a plan's.
@@ -122,7 +125,8 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
     ...(requirements ? {requirements} : {}),
     ...(frontmatter?.entries.get('gap_closure')?.value === true ? {gapClosure: true} : {}),
     // Read off the text as written (a quoted checkpoint counts too): a count over the tree, not a verdict on one plan.
-    ...(frontmatter?.entries.get('autonomous')?.value === false ? {heldBack: {checkpoint: text.includes('type="checkpoint') || text.includes("type='checkpoint")}} : {}),
+    ...(hasCheckpoint ? {checkpoint: true} : {}),
+    ...(frontmatter?.entries.get('autonomous')?.value === false ? {heldBack: {checkpoint: hasCheckpoint}} : {}),
     ...outputSummariesOf(text),
     ...summariesReadIn(text, frontmatter?.range[1] ?? 0),
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
@@ -315,6 +319,21 @@ export class PlanGraph {
     return this.memo(`lacks:${key}`, () => {
       const plans = this.nodes.filter((node) => !node.summaryOnly)
       return plans.length >= 3 && !plans.some((node) => node.keys.includes(key))
+    })
+  }
+
+  /**
+   * The plans with a checkpoint task in a tree whose template lacks `key`
+   * (`templateLacksKey`), those still to run first, then by path: the tree is
+   * told once, at the first.
+   */
+  checkpointPlansLacking(key: string): PlanNode[] {
+    return this.memo(`checkpoints-lacking:${key}`, () => {
+      if (!this.templateLacksKey(key)) return []
+      const rank = (node: PlanNode) => (this.executionState(node) === 'pending' ? 0 : 1)
+      return this.nodes
+        .filter((node) => node.checkpoint && !node.summaryOnly && !node.superseded)
+        .sort((a, b) => rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     })
   }
 
