@@ -44,7 +44,8 @@ function whereabouts(value: string, repository: string | undefined, planningRoot
   const segments = value.split(/(?<=[\\/])/)
   const name = (segment: string) => segment.replace(/[\\/]$/, '')
   for (let index = 1; index < segments.length - 1; index++) {
-    if (name(segments[index]) === repository) return {root: segments.slice(0, index + 1).join(''), why: `\`${repository}\` holds \`.planning\``}
+    // In any case: a checkout of `BLADE` is often `blade` on a case-insensitive disk.
+    if (repository !== undefined && name(segments[index]).toLowerCase() === repository.toLowerCase()) return {root: segments.slice(0, index + 1).join(''), why: `\`${repository}\` holds \`.planning\``}
     if (name(segments[index]) !== '.planning') continue
     // The planning tree sits at the repository root, whatever the checkout's folder is called; a folder it does not have is another tree's.
     const folders = segments.slice(index + 1, -1).map(name)
