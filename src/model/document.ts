@@ -6,7 +6,7 @@ import {unified} from 'unified'
 import {parseDirectives, type Directive} from './directives.js'
 import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from './file-names.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
-import {isPlanElementName, parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
+import {closeTagAtStart, isPlanElementName, leadingTag, parseMarkup, tagsInLine, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
 import {byteOrderMarkLength, scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
 import {LineIndex, lineRanges, utf16Of, type Range} from './text.js'
@@ -166,12 +166,9 @@ function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): O
 
 /** A close tag of a plan element right after a fence (```` ```</action> ````): the fence closes and the tag is markup. */
 function gluedCloseTag(rest: string): boolean {
-  const tag = /^<\/([A-Za-z][\w:.-]*)>/.exec(rest)
+  const tag = closeTagAtStart.exec(rest)
   return tag !== null && isPlanElementName(tag[1])
 }
-
-/** A line's leading tag: `</action>`, `<task type="auto">`. */
-const leadingTag = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/
 
 /**
  * Where a quote's bare fence at its own level (`from`, the first one) is
@@ -210,7 +207,7 @@ function quoteCloseLine(
     if (tag && isPlanElementName(tag[2]) && ((tag[1] === '/' && !opened.get(tag[2])) || (tag[1] === '' && tag[2] === 'task'))) {
       return author.length === 2 && author[1].start === lastAtQuoteLevel && lastAtQuoteLevel !== from ? lastAtQuoteLevel : -1
     }
-    for (const inLine of line.matchAll(/<(\/?)([A-Za-z][\w:.-]*)/g)) {
+    for (const inLine of line.matchAll(tagsInLine)) {
       opened.set(inLine[2], (opened.get(inLine[2]) ?? 0) + (inLine[1] === '' ? 1 : -1))
     }
     if (lineStart <= from) continue
