@@ -20,9 +20,12 @@ function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: n
   let reason: string | undefined
   let wave = implied
   const found = plans.inDirectory(node.directory).filter((other) => {
-    const at = other === node || other.summaryOnly || other.superseded || plans.executionState(other) !== state ? undefined : settledWave(plans, other)
-    // A plan this rule moves too counts only when it comes first by name: two such plans would be told to wait for each other.
-    if (at === undefined || (at !== other.wave && byName(other, node) > 0) || at < implied || at >= declared || waitsFor(plans, other, node)) return false
+    const settled = other === node || other.summaryOnly || other.superseded || plans.executionState(other) !== state ? undefined : settledWave(plans, other)
+    // A plan this rule moves too counts only when it comes first by name (two such plans would be told to wait for each other), at the wave its own repair gives it.
+    const moved = settled !== undefined && settled !== other.wave
+    if (moved && byName(other, node) > 0) return false
+    const at = moved ? (missingDependencies(plans, other)?.wave ?? settled) : settled
+    if (at === undefined || at < implied || at >= declared || waitsFor(plans, other, node)) return false
     const shared = at === implied && !coupled(plans, node, other) ? other.files?.find((file) => files.has(normalizePath(file))) : undefined
     const reads = plans.readsSummaryOf(node, other)
     if (shared === undefined && !reads) return false
@@ -32,6 +35,15 @@ function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: n
     return true
   })
   return reason === undefined ? undefined : {plans: found, reason, wave}
+}
+
+/** What this rule tells `node` to add to `depends_on` instead of lowering its `wave` (`buildsOn`), once per graph; none when it says something else or nothing. */
+function missingDependencies(plans: PlanGraph, node: PlanNode): ReturnType<typeof buildsOn> {
+  return plans.memo(`wave-order:missing\0${node.path}`, () => {
+    const implied = node.wave === undefined || plans.cycleThrough(node) ? undefined : impliedWave(plans, node)
+    if (!implied || node.wave === undefined || implied.wave >= node.wave || !waveIsOff(plans, node, implied.wave) || misplacedDependency(plans, node)) return undefined
+    return buildsOn(plans, node, implied.wave, node.wave)
+  })
 }
 
 /**
@@ -66,7 +78,7 @@ export default defineRule({
     // A dependency with a `wave` is where it says: one still to run with a wrong one is reported first, at its own plan, and one that has run ran there.
     const waveOf = (target: PlanNode) => (target.wave === undefined ? `is placed in wave ${impliedWave(plans, target)?.wave}` : `is in wave ${target.wave}`)
     // Lowering the wave would put the plan beside (or before) a plan it builds on: the repair is the `depends_on` it lacks, the author's to write.
-    const missing = implied && implied.wave < declared ? buildsOn(plans, node, implied.wave, declared) : undefined
+    const missing = missingDependencies(plans, node)
     if (implied && missing) {
       const lead = implied.latest
         ? `the latest plan it depends on, \`${implied.latest.text}\`, ${waveOf(implied.latest.target)}, so this plan runs in wave ${implied.wave}`
