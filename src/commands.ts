@@ -142,13 +142,25 @@ const appLaunch =
 const servedApp = /\b(servers?|localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador|port|api|endpoint|webhook)\b|https?:\/\/|:\d{4,5}\b|服务|浏览器/i
 
 /**
+ * A command that builds, tests or installs (`cmake --build … && ./app`,
+ * `xcodebuild build`), which the executor runs before the checkpoint, or that
+ * starts a dev server (`npm run dev`, `nx serve web`, `npm start`), unless it
+ * runs a desktop shell (`npm run tauri dev`, `electron .`).
+ */
+function buildsOrServes({words, text}: CommandAsk): boolean {
+  if (/\b(build|compile|test|install|migrate|seed)\b/i.test(text)) return true
+  return !words.some((word) => /^(tauri|electron)(:|$)/.test(word)) && words.slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
+}
+
+/**
  * A command that launches the desktop app under test for the person to click
  * through (`python -m app` after "Launch the app:"), on a task that never sends
  * them to a browser or a server: GSD's own human-verify opens the app for the
- * person ("Open App.app and test"). A server or a web app the person visits is
- * still the executor's to start.
+ * person ("Open App.app and test"). A server or a web app the person visits,
+ * and the build before the launch, are still the executor's.
  */
 export function launchesDesktopApp(command: CommandAsk, taskText: string): boolean {
+  if (buildsOrServes(command)) return false
   const line = command.context.slice(command.context.lastIndexOf('\n') + 1).replace(command.text, '')
   const lead = command.context.includes('\n') ? command.context.slice(0, command.context.lastIndexOf('\n')) : ''
   return [line, lead].some((text) => appLaunch.test(text)) && !servedApp.test(`${line}\n${lead}`) && !servedApp.test(taskText)
