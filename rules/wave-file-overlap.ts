@@ -102,7 +102,8 @@ const maxWaitedFor = 3
  * them out: `move this plan to wave 2 with \`depends_on: [02-01]\``; none
  * when one of them would stay in the wave (then no move of these plans alone
  * leaves them apart), or a moved plan would wait for more than
- * `maxWaitedFor`. The waves are counted from the one the plans declare
+ * `maxWaitedFor`, or the plans named are not all as far from their settled
+ * waves as this one. The waves are counted from the one the plans declare
  * (`wave`), which is `settled` once `wave-order`'s fixes are made.
  */
 function moves(plans: PlanGraph, node: PlanNode, others: PlanNode[], settled: number, wave: number): string | undefined {
@@ -115,6 +116,9 @@ function moves(plans: PlanGraph, node: PlanNode, others: PlanNode[], settled: nu
   const apart = others.every((other) => moved.some((move) => move.plan === other) || moved.some((move) => move.plan === node))
   // A move past several waves of plans that edit the same files is a reordering of the phase, not one edit: the planner's to redo.
   if (moved.length === 0 || !apart || moved.some((move) => move.after.length > maxWaitedFor)) return undefined
+  // Waves are named as declared: only while every plan named is off by as much as this one (`wave-order` moves them all alike).
+  const named = [node, ...others, ...moved.flatMap((move) => move.after)]
+  if (named.some((plan) => plan.wave! - settledWave(plans, plan)! !== wave - settled)) return undefined
   if (moved.length === 1 && moved[0].plan !== node && moved[0].after.length === 1 && moved[0].after[0] === node) {
     return `move \`${moved[0].plan.name}\` to wave ${moved[0].wave} with \`depends_on\` on this plan`
   }
