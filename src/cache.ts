@@ -4,7 +4,7 @@ import path from 'node:path'
 import type {PlanningConfig} from './config.js'
 import type {PlanGraph, PlanNode, ScannedFile, TreeFiles} from './graph/graph.js'
 import {factsDigest, ReadChecker, type RecordedReads} from './graph/reads.js'
-import {stampOf, treeMarkdownFiles} from './graph/tree-files.js'
+import {stampOf, TreeDisk} from './graph/tree-files.js'
 import type {LintSession} from './session.js'
 
 /** How `--cache` tells that a file is unchanged: its time and size (`metadata`, the default) or a hash of its bytes (`content`). */
@@ -46,7 +46,7 @@ const cacheFormat = 'planlint-cache-2'
  * What a look-up needs of the run: each file's tree and planning config and,
  * only when the files of the tree changed since the cache file was written,
  * the tree's graph. Without `treeGraphOf` (a run that has not loaded the
- * linter), a look-up that needs the graph says so (`needsGraph`).
+ * linter), a look-up that needs the graph says so (`NeedsGraph`).
  */
 export interface CacheTrees {
   planningRootOf(filePath: string): string
@@ -54,8 +54,17 @@ export interface CacheTrees {
   treeGraphOf?(filePath: string): PlanGraph
 }
 
-/** The answer of a look-up without a graph when only the tree's graph can tell. */
-export const needsGraph = Symbol('needs the graph')
+/** Trees that can build a tree's graph (a run that has loaded the linter). */
+type GraphTrees = CacheTrees & {treeGraphOf(filePath: string): PlanGraph}
+
+/**
+ * The answer of a look-up without a graph when only the tree's graph can
+ * tell: `withGraph` finishes it, the file's bytes (or time and size) and
+ * configuration already checked, so the `content` strategy hashes a file once.
+ */
+export class NeedsGraph<Findings> {
+  constructor(readonly withGraph: (trees: GraphTrees) => Findings | undefined) {}
+}
 
 /** The hash the `content` strategy keeps of a file's text. */
 export const hashOf = (text: string | Buffer) => crypto.createHash('sha1').update(text).digest('base64')
@@ -105,8 +114,8 @@ export class LintCache<Findings> {
   private session: LintSession | undefined
   /** By tree root: the facts digest of the cache file when every file of the tree on disk is as the cache file lists it, else `undefined`; looked at once per run. */
   private readonly unchangedTrees = new Map<string, string | undefined>()
-  /** The files stat'ed this run, so that a file of a tree that is also linted is stat'ed once. */
-  private readonly stats = new Map<string, fs.Stats | undefined>()
+  /** The trees listed and the files stat'ed this run, so that a file of a tree that is also linted is stat'ed once, and the session's scan of a tree looks no further. */
+  private readonly disk = new TreeDisk()
 
   constructor(
     readonly filePath: string,
@@ -141,7 +150,7 @@ export class LintCache<Findings> {
       if (!Array.isArray(entries)) continue
       const files = new Map<string, ScannedFile>(entries.map(([filePath, stamp, node]) => [filePath, {stamp, node: node ?? undefined}]))
       this.restored.set(root, files)
-      session.knowTree(root, files)
+      session.knowTree(root, files, this.disk)
     }
   }
 
@@ -150,20 +159,22 @@ export class LintCache<Findings> {
    * `stats` are the file's, taken before any read. A file whose rules read
    * the tree is checked against the tree's files on disk first (their times
    * and sizes); only when one changed is the tree's graph asked, or, without
-   * `treeGraphOf`, `needsGraph` returned.
+   * `treeGraphOf`, a `NeedsGraph` returned that asks it.
    */
-  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees & {treeGraphOf(filePath: string): PlanGraph}): Findings | undefined
-  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | typeof needsGraph
-  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | typeof needsGraph {
+  lookup(filePath: string, stats: fs.Stats, config: string, trees: GraphTrees): Findings | undefined
+  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | NeedsGraph<Findings>
+  lookup(filePath: string, stats: fs.Stats, config: string, trees: CacheTrees): Findings | undefined | NeedsGraph<Findings> {
     const entry = Object.hasOwn(this.data.files, filePath) ? this.data.files[filePath] : undefined
     if (!entry || entry.config !== config) return undefined
     if (this.identity.strategy === 'content' ? entry.hash !== hashOf(fs.readFileSync(filePath)) : entry.stamp !== stampOf(stats)) return undefined
-    if (!entry.reads) return entry.findings
+    const {reads} = entry
+    if (!reads) return entry.findings
     const planningConfig = () => trees.configFor(filePath)
     const facts = this.unchangedTreeFacts(trees.planningRootOf(filePath))
-    if (facts !== undefined && entry.reads.facts === facts) return this.checker.configHolds(entry.reads, planningConfig) ? entry.findings : undefined
-    if (!trees.treeGraphOf) return needsGraph
-    return this.checker.hold(entry.reads, trees.treeGraphOf(filePath), planningConfig) ? entry.findings : undefined
+    if (facts !== undefined && reads.facts === facts) return this.checker.configHolds(reads, planningConfig) ? entry.findings : undefined
+    const withGraph = (graphTrees: GraphTrees) =>
+      this.checker.hold(reads, graphTrees.treeGraphOf(filePath), () => graphTrees.configFor(filePath)) ? entry.findings : undefined
+    return trees.treeGraphOf ? withGraph(trees as GraphTrees) : new NeedsGraph(withGraph)
   }
 
   private unchangedTreeFacts(root: string): string | undefined {
@@ -177,7 +188,7 @@ export class LintCache<Findings> {
     const entries = Object.hasOwn(this.data.trees, root) ? this.data.trees[root] : undefined
     if (facts === undefined || !Array.isArray(entries)) return undefined
     const stamps = new Map(entries.map(([filePath, stamp]) => [filePath, stamp]))
-    const files = treeMarkdownFiles(root)
+    const files = this.disk.files(root)
     if (files.length !== stamps.size) return undefined
     for (const file of files) {
       const stamp = stamps.get(file.path)
@@ -192,16 +203,7 @@ export class LintCache<Findings> {
 
   /** A file's stats, taken once per run (`undefined`: it is gone, or cannot be stat'ed). */
   statsOf(filePath: string): fs.Stats | undefined {
-    if (!this.stats.has(filePath)) {
-      let stats: fs.Stats | undefined
-      try {
-        stats = fs.statSync(filePath, {throwIfNoEntry: false})
-      } catch {
-        stats = undefined
-      }
-      this.stats.set(filePath, stats)
-    }
-    return this.stats.get(filePath)
+    return this.disk.statsOf(filePath)
   }
 
   /**
@@ -237,7 +239,65 @@ export class LintCache<Findings> {
 }
 
 /** The names remark looks for configuration under (unified-engine's `rcName` and `packageField`), in each folder up from a file. */
-export const configurationNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json']
+const configurationNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json']
+
+/**
+ * The configuration files remark could use for the files of each folder
+ * (`configurationNames`), each folder looked at once per run: what the key
+ * of a file's configuration hashes (`ConfigurationKeys`) and what tells the
+ * CLI that a file gets the preset (`configLoader`).
+ */
+export class ConfigurationFiles {
+  /** By folder: the configuration files in it, in `configurationNames` order, with their bytes (`undefined`: there, but unreadable). */
+  private readonly byFolder = new Map<string, Array<{name: string; bytes: Buffer | undefined}>>()
+  private readonly found = new Map<string, boolean>()
+
+  inFolder(folder: string): Array<{name: string; bytes: Buffer | undefined}> {
+    let files = this.byFolder.get(folder)
+    if (files) return files
+    files = []
+    for (const name of configurationNames) {
+      const file = path.join(folder, name)
+      let there
+      try {
+        // A stat first: most folders have none of these, and a failed read costs an exception each.
+        there = fs.statSync(file, {throwIfNoEntry: false}) !== undefined
+      } catch {
+        there = false
+      }
+      if (!there) continue
+      let bytes: Buffer | undefined
+      try {
+        bytes = fs.readFileSync(file)
+      } catch {
+        // Unreadable, which remark would fail on: the run reports it.
+      }
+      files.push({name, bytes})
+    }
+    this.byFolder.set(folder, files)
+    return files
+  }
+
+  /** Whether remark could find a configuration file for a file of `folder`: in it or a folder above (a `package.json` counts with a `remarkConfig`, or when it cannot be read). */
+  above(folder: string): boolean {
+    let found = this.found.get(folder)
+    if (found !== undefined) return found
+    found = this.inFolder(folder).some(({name, bytes}) => name !== 'package.json' || bytes === undefined || !isPlainManifest(bytes))
+    if (!found && path.dirname(folder) !== folder) found = this.above(path.dirname(folder))
+    this.found.set(folder, found)
+    return found
+  }
+}
+
+/** Whether a `package.json` is an object without a `remarkConfig` (remark finds no configuration in it). */
+function isPlainManifest(bytes: Buffer): boolean {
+  try {
+    const manifest: unknown = JSON.parse(bytes.toString('utf8'))
+    return typeof manifest === 'object' && manifest !== null && !('remarkConfig' in manifest)
+  } catch {
+    return false
+  }
+}
 
 export interface ConfigurationKeyOptions {
   version: string
@@ -245,6 +305,8 @@ export interface ConfigurationKeyOptions {
   flags: Record<string, unknown>
   /** `--config`'s file, resolved. */
   configFile?: string
+  /** The run's view of the configuration files, when it has one already. */
+  files?: ConfigurationFiles
 }
 
 /**
@@ -253,11 +315,13 @@ export interface ConfigurationKeyOptions {
  * version, the flags, and the bytes of every configuration file remark could
  * use for the file (in its folder and every folder above it, and
  * `--config`'s). A change to one of them re-lints the files below it. One
- * per run: each folder is read once.
+ * per run: each folder is read once (`files`, shared with the run's
+ * configuration loader).
  */
 export class ConfigurationKeys {
   private readonly byFolder = new Map<string, string>()
   private readonly base: string
+  readonly files: ConfigurationFiles
 
   constructor(options: ConfigurationKeyOptions) {
     let given = ''
@@ -267,6 +331,7 @@ export class ConfigurationKeys {
       // A --config file that cannot be read: the run says so (exit 2) before any file is linted.
     }
     this.base = hashOf(JSON.stringify([options.version, options.flags, given]))
+    this.files = options.files ?? new ConfigurationFiles()
   }
 
   of(filePath: string): string {
@@ -278,16 +343,7 @@ export class ConfigurationKeys {
     if (key !== undefined) return key
     const parent = path.dirname(folder)
     const above = parent === folder ? this.base : this.ofFolder(parent)
-    const own: string[] = []
-    for (const name of configurationNames) {
-      const file = path.join(folder, name)
-      try {
-        // A stat first: most folders have none of these, and a failed read costs an exception each.
-        if (fs.statSync(file, {throwIfNoEntry: false})) own.push(name, hashOf(fs.readFileSync(file)))
-      } catch {
-        // Unreadable, which remark would fail on: the run reports it.
-      }
-    }
+    const own = this.files.inFolder(folder).flatMap(({name, bytes}) => (bytes === undefined ? [] : [name, hashOf(bytes)]))
     key = own.length === 0 ? above : hashOf(JSON.stringify([above, own]))
     this.byFolder.set(folder, key)
     return key

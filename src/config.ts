@@ -58,8 +58,8 @@ function configPathOf(root: string): string {
   return fs.existsSync(nested) ? nested : direct
 }
 
-/** Reads the config of the planning tree at `root` (the session keeps it for the run). */
-export function readPlanningConfig(root: string): PlanningConfig {
+/** Reads the config of the planning tree at `root` (`PlanningConfigs` keeps it for the run). */
+function readPlanningConfig(root: string): PlanningConfig {
   const filePath = configPathOf(root)
   let source: string
   try {
@@ -74,6 +74,24 @@ export function readPlanningConfig(root: string): PlanningConfig {
     return {path: filePath, status: 'broken', problem: 'it is not a JSON object', data: {}}
   } catch (error) {
     return {path: filePath, status: 'broken', problem: (error instanceof Error ? error.message : String(error)).replace(/ \(line \d+ column \d+\)$/, ''), data: {}}
+  }
+}
+
+/** The planning configs of a run's trees, by tree root: each read once, until `forget` says it changed. */
+export class PlanningConfigs {
+  private readonly byRoot = new Map<string, PlanningConfig>()
+
+  of(root: string): PlanningConfig {
+    let config = this.byRoot.get(root)
+    if (!config) this.byRoot.set(root, (config = readPlanningConfig(root)))
+    return config
+  }
+
+  /** Forgets the configs of the roots `changed` picks: they are read again on next use. */
+  forget(changed: (root: string) => boolean): void {
+    for (const root of this.byRoot.keys()) {
+      if (changed(root)) this.byRoot.delete(root)
+    }
   }
 }
 

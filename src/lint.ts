@@ -2,12 +2,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
-import {hashOf, needsGraph, type CacheTrees, type ConfigurationKeys, type LintCache} from './cache.js'
+import {hashOf, NeedsGraph, type CacheTrees, type ConfigurationKeys, type LintCache} from './cache.js'
 import type {FileConfig, lintRulesOf} from './cli/configuration.js'
 import {UsageError} from './cli/usage-error.js'
 import {batchesOf, runInWorkers, workerCount, type Concurrency} from './cli/concurrency.js'
 import {defaultMaxFileSize, folderLinkOn, hasGlob, walk, type WalkEntry} from './cli/walk.js'
-import {readPlanningConfig, type PlanningConfig} from './config.js'
+import {PlanningConfigs, type PlanningConfig} from './config.js'
 import {GraphReads, type RecordedReads} from './graph/reads.js'
 import {planningRootOf} from './graph/tree-files.js'
 import type {PresetName} from './presets/index.js'
@@ -125,7 +125,7 @@ function fileLinter(options: Omit<LintOptions, 'paths'>, cwd: string, session: L
   // Loaded on the first file to lint (with unified-engine, the presets and the rules): a run that the cache answers never needs it.
   let configuration: Promise<{loadConfig: (filePath: string) => Promise<FileConfig>; module: typeof import('./cli/configuration.js')}> | undefined
   const loadConfiguration = () =>
-    (configuration ??= import('./cli/configuration.js').then((module) => ({module, loadConfig: module.configLoader({cwd, preset: options.preset, config: options.config})})))
+    (configuration ??= import('./cli/configuration.js').then((module) => ({module, loadConfig: module.configLoader({cwd, preset: options.preset, config: options.config, files: options.cache?.keys.files})})))
   const byFolder = new Map<string, {config: FileConfig; run: ReturnType<typeof lintRulesOf>; settings: RunSettings | undefined}>()
   const maxSize = options.maxFileSize ?? defaultMaxFileSize
   const lintText = async (filePath: string, text: string, reads?: GraphReads): Promise<LintedFile> => {
@@ -179,7 +179,7 @@ function unlinted(entry: Exclude<WalkEntry, {kind: 'file'}>): LintedFile {
  */
 class RunSession implements Roots, CacheTrees {
   private readonly roots = new Set<string>()
-  private readonly configs = new Map<string, PlanningConfig>()
+  private readonly configs = new PlanningConfigs()
 
   constructor(
     private made: LintSession | undefined,
@@ -194,7 +194,7 @@ class RunSession implements Roots, CacheTrees {
   async session(): Promise<LintSession> {
     if (!this.made) {
       const {LintSession} = await import('./session.js')
-      this.made = new LintSession({roots: this.roots})
+      this.made = new LintSession({roots: this.roots, configs: this.configs})
       this.cache?.restoreTrees(this.made)
     }
     return this.made
@@ -210,11 +210,7 @@ class RunSession implements Roots, CacheTrees {
   }
 
   configFor(filePath: string): PlanningConfig {
-    if (this.made) return this.made.configFor(filePath)
-    const root = this.planningRootOf(filePath)
-    let config = this.configs.get(root)
-    if (!config) this.configs.set(root, (config = readPlanningConfig(root)))
-    return config
+    return this.made ? this.made.configFor(filePath) : this.configs.of(this.planningRootOf(filePath))
   }
 }
 
@@ -251,8 +247,8 @@ export async function lintEach(options: LintOptions, onFile: (file: LintedFile) 
     if (!cache) return {}
     const stats = cache.store.statsOf(filePath) ?? fs.statSync(filePath)
     const config = cache.keys.of(filePath)
-    let findings = cache.store.lookup(filePath, stats, config, run.current ?? run)
-    if (findings === needsGraph) findings = cache.store.lookup(filePath, stats, config, await run.session())
+    const found = cache.store.lookup(filePath, stats, config, run.current ?? run)
+    const findings = found instanceof NeedsGraph ? found.withGraph(await run.session()) : found
     return findings ? {file: {path: filePath, text: '', findings}} : {kept: {stats, config}}
   }
   const keep = (file: LintedFile & {reads?: RecordedReads; hash?: string}, kept: Kept | undefined) => {

@@ -1,6 +1,6 @@
 import {VFile} from 'vfile'
 import {ignoredReason, type LintedFile} from './lint.js'
-import {addMessage} from './messages.js'
+import {addMessages} from './messages.js'
 
 /**
  * A linted file as a `VFile` with remark's messages (what the fix loop, the
@@ -10,7 +10,7 @@ import {addMessage} from './messages.js'
  */
 export function vfileOf(file: LintedFile, cwd: string): VFile {
   const vfile = new VFile({path: file.path, cwd, value: file.text})
-  for (const finding of file.findings) addMessage(vfile, file.text, finding)
+  addMessages(vfile, file.text, file.findings)
   if (file.notice?.kind === 'ignored') vfile.message(ignoredReason).fatal = true
   if (file.notice?.kind === 'skipped') vfile.message(file.notice.message).fatal = false
   return vfile

@@ -15,9 +15,20 @@ export function planlintDataOf(message: VFileMessage): PlanlintMessageData {
   return (message as {planlint?: PlanlintMessageData}).planlint ?? {}
 }
 
-/** A finding as a remark message: `place` where it shows, `actual` the text there and `expected` the replacement(s) when it has edits, and `planlint` the edits themselves. */
-export function addMessage(file: VFile, text: string, finding: LintFinding): void {
-  const message = withoutStackTrace(() => file.message(finding.message, {place: {start: finding.start, end: finding.end}, ruleId: finding.ruleId, source: 'planlint'}))
+/**
+ * Findings as remark messages: each with `place` where it shows, `actual`
+ * the text there and `expected` the replacement(s) when it has edits, and
+ * `planlint` the edits themselves.
+ */
+export function addMessages(file: VFile, text: string, findings: readonly LintFinding[]): void {
+  if (findings.length === 0) return
+  withoutStackTrace(() => {
+    for (const finding of findings) addMessage(file, text, finding)
+  })
+}
+
+function addMessage(file: VFile, text: string, finding: LintFinding): void {
+  const message = file.message(finding.message, {place: {start: finding.start, end: finding.end}, ruleId: finding.ruleId, source: 'planlint'})
   message.fatal = finding.severity === 'error'
   message.url = finding.url
   const edits = finding.fix ? [finding.fix] : finding.suggestions
@@ -29,10 +40,10 @@ export function addMessage(file: VFile, text: string, finding: LintFinding): voi
 }
 
 /**
- * Runs `build` with V8 capturing no stack trace: a vfile message is an
- * `Error`, whose constructor captures one that vfile then replaces with `''`,
- * and the capture costs more than the rest of the message (a file with
- * 50,000 messages spent a second on it).
+ * Runs `build` (a file's messages, all at once) with V8 capturing no stack
+ * trace: a vfile message is an `Error`, whose constructor captures one that
+ * vfile then replaces with `''`, and the capture costs more than the rest of
+ * the message (a file with 50,000 messages spent a second on it).
  */
 function withoutStackTrace<Result>(build: () => Result): Result {
   const limit = Error.stackTraceLimit

@@ -2,7 +2,7 @@ import path from 'node:path'
 import type {Root} from 'mdast'
 import type {Plugin, Processor} from 'unified'
 import type {VFile} from 'vfile'
-import {addMessage} from './messages.js'
+import {addMessages} from './messages.js'
 import {documentOfTree, type PlanDocument} from './model/document.js'
 import {defineRule, docsUrl, type RuleDefinition, type RuleSpec, type RunSettings} from './rule.js'
 import {processSession, type FileLintOptions, type LintSession} from './session.js'
@@ -42,7 +42,7 @@ export function documentOf(tree: Root, file: VFile): PlanDocument {
 function lintTree(processor: Processor, tree: Root, file: VFile, options: FileLintOptions): void {
   const text = String(file.value)
   const filePath = file.path ? path.resolve(file.cwd, file.path) : path.resolve('unnamed.md')
-  for (const finding of sessionOf(processor).lint(filePath, text, {...options, settings: runSettingsOf(processor), tree})) addMessage(file, text, finding)
+  addMessages(file, text, sessionOf(processor).lint(filePath, text, {...options, settings: runSettingsOf(processor), tree}))
 }
 
 declare module 'unified' {

@@ -1,11 +1,11 @@
 import path from 'node:path'
 import type {Root} from 'mdast'
 import {rules} from '../rules/index.js'
-import {readPlanningConfig, type PlanningConfig} from './config.js'
+import {PlanningConfigs, type PlanningConfig} from './config.js'
 import {messageRange} from './edits.js'
 import {PlanGraph, planNodeFromText, scanTree, type PlanNode, type TreeFiles} from './graph/graph.js'
 import type {GraphReads} from './graph/reads.js'
-import {planningRootOf} from './graph/tree-files.js'
+import {planningRootOf, type TreeDisk} from './graph/tree-files.js'
 import type {Frontmatter} from './model/frontmatter.js'
 import {buildDocument, documentOfTree, type PlanDocument} from './model/document.js'
 import type {Point, Range} from './model/text.js'
@@ -18,6 +18,8 @@ export interface SessionOptions {
    * ancestor belongs to the planning tree of the deepest such folder.
    */
   roots?: Iterable<string>
+  /** The planning configs read so far (a run's, before it made its session); new when absent. */
+  configs?: PlanningConfigs
 }
 
 /** A rule as a file's configuration turns it on: `level` 1 is a warning, 2 an error (remark-lint's levels). */
@@ -77,6 +79,8 @@ interface KnownTree {
   graph?: PlanGraph
   /** Set by `invalidate`: the next use re-scans (re-reading only files whose time or size changed). */
   stale: boolean
+  /** What the run saw of the tree on disk before the session scanned it (`knowTree`): the first scan reads that, not the disk again. */
+  disk?: TreeDisk
 }
 
 /**
@@ -92,7 +96,7 @@ export class LintSession {
   private readonly roots = new Set<string>()
   private readonly trees = new Map<string, KnownTree>()
   /** Planning configs by tree root. */
-  private readonly configs = new Map<string, PlanningConfig>()
+  private readonly configs: PlanningConfigs
   /** Documents open in an editor, by absolute path, with their graph facts: they win over their files on disk. */
   private readonly openDocuments = new Map<string, {text: string; node: PlanNode | undefined}>()
   /** The graph each document's rules share: built once per document, not once per cross-file rule. */
@@ -102,6 +106,7 @@ export class LintSession {
 
   constructor(options: SessionOptions = {}) {
     for (const root of options.roots ?? []) this.addRoot(root)
+    this.configs = options.configs ?? new PlanningConfigs()
   }
 
   /**
@@ -217,9 +222,13 @@ export class LintSession {
     return new Map([...this.trees].map(([root, tree]) => [root, tree.files]))
   }
 
-  /** Files of a tree known from an earlier run (`--cache`): the first use re-reads only those whose time or size changed. */
-  knowTree(root: string, files: TreeFiles): void {
-    if (!this.trees.has(root)) this.trees.set(root, {files, stale: true})
+  /**
+   * Files of a tree known from an earlier run (`--cache`): the first use
+   * re-reads only those whose time or size changed, as `disk` (what this run
+   * has seen of the tree) lists and stats them.
+   */
+  knowTree(root: string, files: TreeFiles, disk?: TreeDisk): void {
+    if (!this.trees.has(root)) this.trees.set(root, {files, stale: true, disk})
   }
 
   /** The plan graph of the planning tree at `root` (a folder `planningRootOf` gives), as the rules of its files see it. */
@@ -229,9 +238,7 @@ export class LintSession {
 
   /** `.planning/config.json` of the tree that holds `filePath`, read once per session. */
   configFor(filePath: string): PlanningConfig {
-    const root = this.planningRootOf(filePath)
-    let config = this.configs.get(root)
-    if (!config) this.configs.set(root, (config = readPlanningConfig(root)))
+    const config = this.configs.of(this.planningRootOf(filePath))
     this.recording?.config(config)
     return config
   }
@@ -273,9 +280,7 @@ export class LintSession {
     for (const [root, tree] of this.trees) {
       if (holds(root)) tree.stale = true
     }
-    for (const root of this.configs.keys()) {
-      if (holds(root)) this.configs.delete(root)
-    }
+    this.configs.forget(holds)
   }
 
   private dropGraphOf(absolute: string): void {
@@ -286,7 +291,7 @@ export class LintSession {
   private treeGraph(root: string): PlanGraph {
     let tree = this.trees.get(root)
     if (!tree || tree.stale) {
-      const files = scanTree(root, tree?.files)
+      const files = scanTree(root, tree?.files, tree?.disk)
       tree = {files, graph: files === tree?.files ? tree.graph : undefined, stale: false}
       this.trees.set(root, tree)
     }

@@ -1,7 +1,6 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import type {Plugin} from 'unified'
-import {configurationNames} from '../cache.js'
+import {ConfigurationFiles} from '../cache.js'
 import {rules} from '../../rules/index.js'
 import {presets, type PresetName} from '../presets/index.js'
 import {invalidOptionsMessage, ruleSetting, suppressionLevel, type RemarkLintRule} from '../remark.js'
@@ -20,6 +19,8 @@ export interface ConfigOptions {
   cwd: string
   preset?: PresetName
   config?: string
+  /** The run's view of the configuration files in each folder (shared with `--cache`'s keys); a loader's own when absent. */
+  files?: ConfigurationFiles
 }
 
 /** A file's configuration: where it comes from, its plugins with their settings, in order, and its shared settings. */
@@ -48,26 +49,9 @@ const pluginEntry = (plugin: unknown, setting: unknown): FileConfig['plugins'][n
  */
 export function configLoader(options: ConfigOptions): (filePath: string) => Promise<FileConfig> {
   let engine: Promise<(filePath: string) => Promise<FileConfig>> | undefined
-  const presetOnly = (filePath: string) => options.config === undefined && (options.preset !== undefined || !configurationFileAbove(path.dirname(path.resolve(filePath))))
+  const files = options.files ?? new ConfigurationFiles()
+  const presetOnly = (filePath: string) => options.config === undefined && (options.preset !== undefined || !files.above(path.dirname(path.resolve(filePath))))
   return async (filePath) => (presetOnly(filePath) ? presetConfig(options.preset) : (await (engine ??= engineConfigLoader(options)))(filePath))
-}
-
-/** Whether remark could find a configuration file for a file of `folder`: in it or a folder above (a `package.json` counts with a `remarkConfig`, or when it cannot be read). */
-function configurationFileAbove(folder: string): boolean {
-  for (let directory = folder; ; directory = path.dirname(directory)) {
-    for (const name of configurationNames) {
-      const file = path.join(directory, name)
-      if (!fs.existsSync(file)) continue
-      if (name !== 'package.json') return true
-      try {
-        const manifest: unknown = JSON.parse(fs.readFileSync(file, 'utf8'))
-        if (typeof manifest !== 'object' || manifest === null || 'remarkConfig' in manifest) return true
-      } catch {
-        return true
-      }
-    }
-    if (path.dirname(directory) === directory) return false
-  }
 }
 
 /** A planlint preset (`--preset`, else the recommended one) as unified-engine loads it: its plugins in order, each with its setting. */

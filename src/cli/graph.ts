@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {parseArgs} from 'node:util'
 import {toDot, toMermaid} from '../graph/render.js'
 import {treeView, type GraphJson} from '../graph/render-model.js'
 import {LintSession} from '../session.js'
+import {commandLine, knownFormat} from './args.js'
 import type {CliIo} from './main.js'
 
 export const graphHelp = `Usage: planlint graph [options] [paths...]
@@ -46,27 +46,15 @@ function treeRootOf(session: LintSession, absolute: string): string {
 
 /** `planlint graph`; returns the exit code. */
 export async function runGraph(argv: string[], io: CliIo): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {format: {type: 'string', default: 'mermaid'}, phase: {type: 'string'}, help: {type: 'boolean', short: 'h'}}
-    })
-  } catch (error) {
-    io.stderr(`planlint graph: ${(error as Error).message}\n`)
-    return 2
-  }
+  const parsed = commandLine('planlint graph', argv, {format: {type: 'string', default: 'mermaid'}, phase: {type: 'string'}, help: {type: 'boolean', short: 'h'}}, io)
+  if (!parsed) return 2
   const {values, positionals} = parsed
   if (values.help) {
     io.stdout(graphHelp + '\n')
     return 0
   }
-  const format = values.format as keyof typeof graphFormats
-  if (!Object.hasOwn(graphFormats, format)) {
-    io.stderr(`planlint graph: unknown format \`${values.format}\` (known: ${Object.keys(graphFormats).join(', ')})\n`)
-    return 2
-  }
+  const format = knownFormat('planlint graph', graphFormats, values.format, io)
+  if (format === undefined) return 2
   const paths = (positionals.length > 0 ? positionals : ['.planning']).map((given) => path.resolve(io.cwd, given))
   const absent = paths.find((given) => !fs.existsSync(given))
   if (absent !== undefined) {

@@ -1,12 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {parseArgs} from 'node:util'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 import type {FixRun} from '../fix.js'
 import {cacheFilePath, cacheStrategies, ConfigurationKeys, defaultCacheLocation, LintCache, type CacheStrategy} from '../cache.js'
 import {isIgnoredNotice, lintEach, UsageError} from '../lint.js'
 import type {LintFinding} from '../session.js'
+import {commandLine, knownFormat} from './args.js'
 import {parseConcurrency} from './concurrency.js'
 import type {PresetName} from '../presets/index.js'
 import {ignoredWarning, resultOf, toResults, type LintResult} from '../reporters/result.js'
@@ -43,41 +43,37 @@ export interface CliIo {
 
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        format: {type: 'string', default: 'stylish'},
-        'max-warnings': {type: 'string'},
-        quiet: {type: 'boolean', default: false},
-        preset: {type: 'string'},
-        config: {type: 'string'},
-        color: {type: 'boolean'},
-        'no-color': {type: 'boolean'},
-        'output-file': {type: 'string', short: 'o'},
-        'no-warn-ignored': {type: 'boolean', default: false},
-        'no-error-on-unmatched-pattern': {type: 'boolean', default: false},
-        'print-config': {type: 'string'},
-        rules: {type: 'boolean', default: false},
-        fix: {type: 'boolean', default: false},
-        'fix-dry-run': {type: 'boolean', default: false},
-        rule: {type: 'string', multiple: true},
-        'include-executed': {type: 'boolean', default: false},
-        'max-file-size': {type: 'string'},
-        cache: {type: 'boolean', default: false},
-        'cache-location': {type: 'string', default: defaultCacheLocation},
-        'cache-strategy': {type: 'string', default: 'metadata'},
-        concurrency: {type: 'string', default: 'off'},
-        help: {type: 'boolean', short: 'h'},
-        version: {type: 'boolean', short: 'v'}
-      }
-    })
-  } catch (error) {
-    io.stderr(`planlint: ${(error as Error).message}\n`)
-    return 2
-  }
+  const parsed = commandLine(
+    'planlint',
+    argv,
+    {
+      format: {type: 'string', default: 'stylish'},
+      'max-warnings': {type: 'string'},
+      quiet: {type: 'boolean', default: false},
+      preset: {type: 'string'},
+      config: {type: 'string'},
+      color: {type: 'boolean'},
+      'no-color': {type: 'boolean'},
+      'output-file': {type: 'string', short: 'o'},
+      'no-warn-ignored': {type: 'boolean', default: false},
+      'no-error-on-unmatched-pattern': {type: 'boolean', default: false},
+      'print-config': {type: 'string'},
+      rules: {type: 'boolean', default: false},
+      fix: {type: 'boolean', default: false},
+      'fix-dry-run': {type: 'boolean', default: false},
+      rule: {type: 'string', multiple: true},
+      'include-executed': {type: 'boolean', default: false},
+      'max-file-size': {type: 'string'},
+      cache: {type: 'boolean', default: false},
+      'cache-location': {type: 'string', default: defaultCacheLocation},
+      'cache-strategy': {type: 'string', default: 'metadata'},
+      concurrency: {type: 'string', default: 'off'},
+      help: {type: 'boolean', short: 'h'},
+      version: {type: 'boolean', short: 'v'}
+    },
+    io
+  )
+  if (!parsed) return 2
   const {values, positionals} = parsed
   if (values.help) {
     io.stdout(help + '\n')
@@ -91,11 +87,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout(await ruleListing())
     return 0
   }
-  const format = values.format as keyof typeof formats
-  if (!Object.hasOwn(formats, format)) {
-    io.stderr(`planlint: unknown format \`${values.format}\` (known: ${Object.keys(formats).join(', ')})\n`)
-    return 2
-  }
+  const format = knownFormat('planlint', formats, values.format, io)
+  if (format === undefined) return 2
   let maxWarnings = -1
   if (values['max-warnings'] !== undefined) {
     maxWarnings = Number(values['max-warnings'])

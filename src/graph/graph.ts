@@ -6,7 +6,7 @@ import type {Range} from '../model/text.js'
 import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
 import {compactFrontmatter} from './facts-text.js'
-import {stampOf, treeMarkdownFiles} from './tree-files.js'
+import {stampOf, statsNow, treeMarkdownFiles, type TreeDisk} from './tree-files.js'
 
 /** One `depends_on` entry as written. `range` is its place in the plan's source. */
 export interface DependencyEntry {
@@ -683,14 +683,15 @@ export type TreeFiles = ReadonlyMap<string, ScannedFile>
 /**
  * Lists the Markdown files of a tree with their graph facts, re-reading only
  * those whose time or size changed since `previous`; returns `previous`
- * itself when nothing changed, so what was built on it still holds.
+ * itself when nothing changed, so what was built on it still holds. `disk`:
+ * what the run has seen of the tree already (`--cache`), else it is read now.
  */
-export function scanTree(root: string, previous?: TreeFiles): TreeFiles {
+export function scanTree(root: string, previous?: TreeFiles, disk?: TreeDisk): TreeFiles {
   const files = new Map<string, ScannedFile>()
-  for (const file of treeMarkdownFiles(root)) {
+  for (const file of disk ? disk.files(root) : treeMarkdownFiles(root)) {
     // A summary is known by its name alone, so the node read before still holds.
     if (file.summary) files.set(file.path, previous?.get(file.path) ?? {stamp: '', node: summaryNode(file.path)})
-    else files.set(file.path, readPlan(file.path, previous?.get(file.path)))
+    else files.set(file.path, readPlan(file.path, disk ? disk.statsOf(file.path) : statsNow(file.path), previous?.get(file.path)))
   }
   const unchanged = previous !== undefined && previous.size === files.size && [...files].every(([filePath, scanned]) => previous.get(filePath) === scanned)
   return unchanged ? previous : files
@@ -715,9 +716,9 @@ function summaryNode(filePath: string): PlanNode {
   }
 }
 
-function readPlan(filePath: string, cached: ScannedFile | undefined): ScannedFile {
+function readPlan(filePath: string, stat: fs.Stats | undefined, cached: ScannedFile | undefined): ScannedFile {
+  if (!stat) return {stamp: '', node: undefined}
   try {
-    const stat = fs.statSync(filePath)
     const stamp = stampOf(stat)
     if (cached?.stamp === stamp) return cached
     if (stat.size > maxPlanBytes) return {stamp, node: undefined}

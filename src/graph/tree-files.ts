@@ -44,6 +44,37 @@ export function treeMarkdownFiles(root: string): TreeFile[] {
   return files
 }
 
+/**
+ * What a run has seen of its trees on disk: each tree's Markdown files
+ * listed once, each file stat'ed once. `--cache` looks at a tree before the
+ * session scans it; the scan then reads what the look found, not the disk again.
+ */
+export class TreeDisk {
+  private readonly listings = new Map<string, TreeFile[]>()
+  private readonly stats = new Map<string, fs.Stats | undefined>()
+
+  files(root: string): TreeFile[] {
+    let files = this.listings.get(root)
+    if (!files) this.listings.set(root, (files = treeMarkdownFiles(root)))
+    return files
+  }
+
+  /** A file's stats (`undefined`: it is gone, or cannot be stat'ed). */
+  statsOf(filePath: string): fs.Stats | undefined {
+    if (!this.stats.has(filePath)) this.stats.set(filePath, statsNow(filePath))
+    return this.stats.get(filePath)
+  }
+}
+
+/** A file's stats as they are now (`undefined`: it is gone, or cannot be stat'ed). */
+export function statsNow(filePath: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(filePath, {throwIfNoEntry: false})
+  } catch {
+    return undefined
+  }
+}
+
 /** The planning tree a file belongs to: its nearest `.planning` ancestor, else the deepest of `roots` (folders given on a command line) holding it, else its folder. */
 export function planningRootOf(filePath: string, roots: Iterable<string>): string {
   const absolute = path.resolve(filePath)
