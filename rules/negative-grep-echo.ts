@@ -53,7 +53,7 @@ export default defineRule({
         if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || readsProgramOutput(segment.text, call)) continue
         const scope = {task: owner, file: grepTarget(call, (token) => !token.startsWith('-'))}
         // An echo lands in a code comment, and a JSON file has none.
-        if (scope.file !== undefined && holdsNoComments(scope.file)) continue
+        if (scope.file !== undefined && holdsNoComments(scope.file) && !readsMore(call.rest, scope.file)) continue
         const known = gates.get(call.pattern)
         // A quoted gate of the literal wins over an unquoted one met before it: the literal's extent is then known.
         if (known && (known.quoted || !quoted)) known.scopes.push(scope)
@@ -126,6 +126,15 @@ function writtenBeforeCheck(task: Element, at: number, scope: Gate['scopes'][num
   return before === 0 || fenced[before - 1][1] <= at
 }
 
+/** A word without the backticks and quotes around it, by index. */
+function withoutQuotes(word: string): string {
+  let start = 0
+  let end = word.length
+  while (start < end && '`\'"'.includes(word[start])) start++
+  while (end > start && '`\'"'.includes(word[end - 1])) end--
+  return word.slice(start, end)
+}
+
 /** `use-messages.ts:` → `use-messages.ts`, by index: a `[,;:)]+$` pattern would rescan a run of them. */
 function withoutTrailingPunctuation(word: string): string {
   let end = word.length
@@ -151,20 +160,38 @@ function namesFile(file: string, target: string): boolean {
   return pathCovers(target, file) || pathCovers(file, target) || sameName(target, file) || sameName(file, target)
 }
 
-/** A clause that tells the executor to leave a file as it is: "Do NOT touch `registry.ts`", "`a.ts` stays byte-identical", "read-only". */
-const leavesFileAlone = /\b(?:do not|don't|never|must not)\s+(?:touch|modify|edit|change)\b|\bmust not (?:be )?(?:touched|modified|edited|changed)\b|\bbyte-identical\b|\bread-only\b|\bleave\b[^\n.]{0,60}\b(?:alone|untouched|unchanged)\b/i
-
 /**
- * The files a task is told to leave alone: the file names in each clause
- * (split at `;`, `!`, `?` and a stop before a space) that says so.
+ * A file the executor is told to leave as it is: named right after "do not
+ * touch" ("Do NOT touch `registry.ts`", "never edit the file a.ts"), inside
+ * "leave … alone", or right before "byte-identical", "untouched" or
+ * "read-only" ("`registry.ts` stays byte-identical"). What is said of part of
+ * a file ("do NOT modify the existing content", "`grep -c X f.cs` unchanged")
+ * is not the file.
  */
+const fileName = String.raw`[\w@~./-]+\.[A-Za-z][A-Za-z0-9]{0,5}`
+const fileLeftAlone = [
+  new RegExp(String.raw`\b(?:do not|don't|never|must not)\s+(?:touch|modify|edit|change)\s+(?:the\s+(?:file\s+)?)?[\x60'"]?(${fileName})`, 'gi'),
+  new RegExp(String.raw`\bleave\s+[\x60'"]?(${fileName})[\x60'"]?\s+(?:alone|untouched|unchanged|as is)\b`, 'gi')
+]
+
+/** The files a task is told to leave alone (`fileLeftAlone`). */
 function filesLeftAlone(text: string): string[] {
-  return text
-    .split(/[;!?\n]|\.\s/)
-    .filter((clause) => leavesFileAlone.test(clause))
-    .flatMap((clause) => clause.split(/[\s`'"(),]+/).map(withoutTrailingPunctuation))
-    .filter((word) => /^[\w@~./-]+\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(word))
-    .map(normalizePath)
+  const named = fileLeftAlone.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]))
+  // "`registry.ts` stays byte-identical": read back word by word from the adjective, so no pattern rescans the text.
+  for (const match of text.matchAll(/\b(?:byte-identical|untouched|read-only)\b/gi)) {
+    const words = text.slice(Math.max(0, match.index - 80), match.index).trimEnd().split(/\s+/)
+    if (/^(?:stays?|remains?|is|are|be)$/i.test(words[words.length - 1] ?? '')) words.pop()
+    if (words[words.length - 1] === 'must') words.pop()
+    const word = withoutQuotes(words.pop() ?? '')
+    if (new RegExp(`^${fileName}$`).test(word)) named.push(word)
+  }
+  return named.map(normalizePath)
+}
+
+/** Whether a grep reads more than `file` (`grep -rE X package.json lib`). */
+function readsMore(rest: string, file: string): boolean {
+  const at = rest.indexOf(file)
+  return at !== -1 && /^['"]?\s+[^\s|&;)<>`'"-]/.test(rest.slice(at + file.length))
 }
 
 /**
@@ -196,7 +223,7 @@ function introducesOldCode(view: string, from: number, fence: number): boolean {
     return !/\b(?:after|new|final)\b/i.test(line)
   }
   const verb = /\b(?:replace|change|delete|remove|find|locate|swap)\b/i.exec(line) ?? /замен|удал|ersetz|entfern|reemplaz|remplac|supprim|替换|删除|置き換|削除/i.exec(line)
-  return verb !== null && !/\b(?:with|to|into|by|as|add|insert|append|write|use|new|after|final|becomes?)\b|[に为成]/i.test(line.slice(verb.index + verb[0].length))
+  return verb !== null && !/\b(?:with|to|into|by|as|add|insert|append|write|use|new|after|final|becomes?|por|con|par|avec|durch|mit)\b|[に为成]|(?:^|\s)на(?:\s|$)/i.test(line.slice(verb.index + verb[0].length))
 }
 
 /**
