@@ -126,15 +126,6 @@ function writtenBeforeCheck(task: Element, at: number, scope: Gate['scopes'][num
   return before === 0 || fenced[before - 1][1] <= at
 }
 
-/** A word without the backticks and quotes around it, by index. */
-function withoutQuotes(word: string): string {
-  let start = 0
-  let end = word.length
-  while (start < end && '`\'"'.includes(word[start])) start++
-  while (end > start && '`\'"'.includes(word[end - 1])) end--
-  return word.slice(start, end)
-}
-
 /** `use-messages.ts:` → `use-messages.ts`, by index: a `[,;:)]+$` pattern would rescan a run of them. */
 function withoutTrailingPunctuation(word: string): string {
   let end = word.length
@@ -179,10 +170,14 @@ function filesLeftAlone(text: string): string[] {
   const named = fileLeftAlone.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]))
   // "`registry.ts` stays byte-identical": read back word by word from the adjective, so no pattern rescans the text.
   for (const match of text.matchAll(/\b(?:byte-identical|untouched|read-only)\b/gi)) {
-    const words = text.slice(Math.max(0, match.index - 80), match.index).trimEnd().split(/\s+/)
+    // Quotes and backticks separate words as spaces do: "`registry.ts` stays".
+    const words = text
+      .slice(Math.max(0, match.index - 80), match.index)
+      .split(/[\s`'"]+/)
+      .filter(Boolean)
     if (/^(?:stays?|remains?|is|are|be)$/i.test(words[words.length - 1] ?? '')) words.pop()
     if (words[words.length - 1] === 'must') words.pop()
-    const word = withoutQuotes(words.pop() ?? '')
+    const word = words.pop() ?? ''
     if (new RegExp(`^${fileName}$`).test(word)) named.push(word)
   }
   return named.map(normalizePath)
