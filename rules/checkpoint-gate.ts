@@ -1,10 +1,17 @@
 import {closestFirst, onlyNearMiss} from '../src/distance.js'
 import {attribute, descendants} from '../src/model/markup.js'
-import {attributeRemovalRange, codeList, taskType, taskTypes} from '../src/plan.js'
+import {attributeRemovalRange, codeList, contentOf, taskType, taskTypes} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 /** Elements that speak to a person: a task carrying one was meant to stop for them. */
 const personElements = new Set(['human-check', 'how-to-verify', 'what-built', 'what-to-do', 'resume-signal'])
+
+/**
+ * Text that gives a person steps to take: in a dashboard or console, by hand,
+ * or addressed to the user ("request manual intervention" if a command fails
+ * is a fallback of an automated task, not a step).
+ */
+const personSteps = /\b(?:(?:open|go to|navigate to|log ?in to|sign ?in to|in) the [\w .-]{0,40}?(?:dashboard|console|portal)\b|manually\b|by hand\b|the user (?:must|should|needs? to|will)\b|ask the user\b)/i
 
 interface Options {
   /** The `gate` values to accept. */
@@ -40,12 +47,14 @@ export default defineRule<Options>({
         if (type === 'tracer' && value === 'blocking-human') continue
         const removal = {range: attributeRemovalRange(document, gate.range), text: ''}
         const asksPerson = type === 'tracer' ? undefined : descendants(task).find((element) => personElements.has(element.name))
-        if (asksPerson) {
+        const steps = type === 'tracer' || asksPerson ? undefined : descendants(task).find((element) => element.name === 'action' && personSteps.test(contentOf(document, element)))
+        if (asksPerson || steps) {
           // Removing the gate would hide that the author meant a stop; which checkpoint it becomes is theirs to say.
           report({
-            message: `\`gate\` does not stop this \`${type}\` task, but the task asks a person to look (\`<${asksPerson.name}>\`): make it a \`checkpoint:*\` task, or remove the gate if nobody needs to`,
+            message: asksPerson
+              ? `\`gate\` does not stop this \`${type}\` task, but the task asks a person to look (\`<${asksPerson.name}>\`): make it a \`checkpoint:*\` task, so that the run stops for them`
+              : `\`gate\` does not stop this \`${type}\` task, but its \`<action>\` gives a person steps to take: make it a \`checkpoint:human-action\` task, so that the run stops for them`,
             range: gate.range,
-            suggestions: [removal],
             severity: 'warning'
           })
           continue

@@ -1,4 +1,4 @@
-import {andList, filesModified, pathCovers, taskPaths, taskType, type PathEntry} from '../src/plan.js'
+import {andList, filesModified, normalizePath, pathCovers, taskPaths, taskType, type PathEntry} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -17,6 +17,9 @@ function pathList(entries: PathEntry[]): string {
   if (entries.length > 4) return `${shown.join(', ')} and ${entries.length - 4} more`
   return andList(shown)
 }
+
+/** A secrets file of the `.env` family (`.env`, `.env.local`, `.env.production.local`), gitignored; not `.env.example` and its kin, which are committed. */
+const secretsFile = /(?:^|\/)\.env(?:\.(?!example$|sample$|template$|dist$|defaults?$)[\w.-]+)?$/
 
 /** Whether one list names the other's path: the same file, a glob or folder holding it, or its bare file name. */
 function names(list: PathEntry[], entry: PathEntry): boolean {
@@ -37,7 +40,8 @@ export default defineRule<Options>({
     if (!frontmatter?.entries.has('files_modified')) return
     // Planning artifacts (`.planning/…/01-02-SUMMARY.md`) belong to one plan; no parallel plan edits them.
     const source = (entry: {path: string}) => !/^(\.\/)?\.planning\//.test(entry.path)
-    const declared = filesModified(document).filter(source)
+    // GSD keeps same-wave plans apart by `files_modified` + `files_deleted`; some trees list new files under `files_created`.
+    const declared = ['files_modified', 'files_deleted', 'files_created'].flatMap((key) => filesModified(document, key)).filter(source)
     const named = taskPaths(document, 'files').filter(source)
     // A plan that modifies nothing (`files_modified: []`) names in `<files>` the folders it studies,
     // and a research plan the files it reads too.
@@ -46,7 +50,8 @@ export default defineRule<Options>({
       readOnly && (entry.path.endsWith('/') || String(frontmatter.entries.get('type')?.value) === 'research')
     // A human-verify or a decision changes no file: its `<files>` are what the person looks at.
     const looksAt = (entry: (typeof named)[number]) => ['checkpoint:human-verify', 'checkpoint:decision'].includes(taskType(entry.task) ?? '')
-    const missing = named.filter((entry) => !names(declared, entry) && !reads(entry) && !looksAt(entry))
+    // A gitignored secrets file is filled in on one machine: no worktree merges it, so no parallel plan collides on it.
+    const missing = named.filter((entry) => !names(declared, entry) && !reads(entry) && !looksAt(entry) && !secretsFile.test(normalizePath(entry.path)))
     if (missing.length > 0) {
       report({
         message:

@@ -2,7 +2,7 @@ import {isScalar} from 'yaml'
 import {onlyNearMiss} from '../src/distance.js'
 import {opensFrontmatter, type FrontmatterEntry, type YamlProblem} from '../src/model/frontmatter.js'
 import {checkOptionalKeys} from '../src/frontmatter-keys.js'
-import {isQuickTask, sliceOf} from '../src/model/document.js'
+import {isQuickTask, sliceOf, type PlanDocument} from '../src/model/document.js'
 import {codeList, fencedFrontmatter, lineOf} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
@@ -71,6 +71,12 @@ function asFlowList(entry: FrontmatterEntry, written: string): string {
   return `[${JSON.stringify(String(entry.value))}]`
 }
 
+/** A status line that says the work ran (`**Status:** ✅ Complete`, `Status: executed inline`), or "executed inline" in prose. */
+const ranStatus = /^[>*_ \t-]{0,6}(?:status|estado)[*_ \t]{0,4}[:：][^\w\n]{0,8}(?:complete[d]?|executed|done|shipped|implemented|conclu[íi]do|completado|terminado)\b|\bexecuted inline\b/im
+
+/** Whether a plan without frontmatter or `<task>` blocks is a record of work done (run inline, by hand), not a plan to schedule. */
+const isRecordOfWorkDone = (document: PlanDocument) => document.tasks.length === 0 && ranStatus.test(document.text.slice(0, 3000))
+
 /**
  * The frontmatter is what the orchestrator reads to schedule a plan: it must
  * parse, have the keys the workflow reads, and give them the types it expects.
@@ -100,6 +106,8 @@ export default defineRule<Options>({
         return
       }
       const opened = opensFrontmatter(document.text)
+      // Nothing will schedule a record of work that has run: asking it for `wave` and `depends_on` asks for nothing anyone reads.
+      if (!opened && isRecordOfWorkDone(document)) return
       report({
         message: opened
           ? 'The frontmatter opened on line 1 is never closed; end it with a `---` line'

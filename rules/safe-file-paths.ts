@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type {Edit} from '../src/rule.js'
-import {filesModified, taskPaths, type PathEntry} from '../src/plan.js'
+import {filesModified, normalizePath, taskPaths, type PathEntry} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 /** Top folders of a machine's file system: a path under one of them is a file, not a URL route. */
@@ -28,8 +28,8 @@ function repositoryName(filePath: string | undefined): string | undefined {
   return planning > 0 ? parts[planning - 1] : undefined
 }
 
-/** Where an absolute path points, as far as it shows. */
-type Whereabouts = {root: string} | 'elsewhere' | 'unknown'
+/** Where an absolute path points, as far as it shows: into this repository (with the root it starts with and how that is known), elsewhere, or unknown. */
+type Whereabouts = {root: string; why: string} | 'elsewhere' | 'unknown'
 
 /**
  * Where an absolute path points: into this repository, with the root it
@@ -44,28 +44,36 @@ function whereabouts(value: string, repository: string | undefined, planningRoot
   const segments = value.split(/(?<=[\\/])/)
   const name = (segment: string) => segment.replace(/[\\/]$/, '')
   for (let index = 1; index < segments.length - 1; index++) {
-    if (name(segments[index]) === repository) return {root: segments.slice(0, index + 1).join('')}
+    // In any case: a checkout of `BLADE` is often `blade` on a case-insensitive disk.
+    if (repository !== undefined && name(segments[index]).toLowerCase() === repository.toLowerCase()) return {root: segments.slice(0, index + 1).join(''), why: `\`${repository}\` holds \`.planning\``}
     if (name(segments[index]) !== '.planning') continue
     // The planning tree sits at the repository root, whatever the checkout's folder is called; a folder it does not have is another tree's.
     const folders = segments.slice(index + 1, -1).map(name)
-    return folders.length > 0 && fs.existsSync(path.join(planningRoot, ...folders)) ? {root: segments.slice(0, index).join('')} : 'elsewhere'
+    const root = segments.slice(0, index).join('')
+    return folders.length > 0 && fs.existsSync(path.join(planningRoot, ...folders)) ? {root, why: `\`${name(segments[index - 1])}\` holds \`.planning\``} : 'elsewhere'
   }
   return homeDotFolder.test(value) ? 'elsewhere' : 'unknown'
 }
 
-/** A dot folder right under a home folder (`~/.claude/`, `/Users/dana/.config/`, `C:\Users\dana\.codex\`): the machine's or the agent's own files. */
-const homeDotFolder = /^(?:~|\/root|\/(?:Users|home)\/[^/]+|[A-Za-z]:[\\/]Users[\\/][^\\/]+)[\\/]\./
-
-/** The folders the paths all start with (`/Users/dana/app/`), or their home folder, or `''`. */
-function sharedFolder(values: string[]): string {
-  const home = /^(?:\/(?:Users|home)\/[^/]+\/|~\/|[A-Za-z]:[\\/]Users[\\/][^\\/]+[\\/])/
-  const split = values.map((value) => value.split(/(?<=[\\/])/).slice(0, -1))
-  let length = 0
-  while (split.every((segments) => segments[length] !== undefined && segments[length] === split[0][length])) length++
-  const common = split[0].slice(0, length).join('')
-  const homeFolder = home.exec(values[0])?.[0]
-  return common.length > 1 || !homeFolder ? common : homeFolder
+/**
+ * The root an absolute path starts with when what follows it is a file of
+ * this repository: one that this plan names by its relative path, or one
+ * that exists under the folder holding `.planning`. The tail must hold a
+ * folder and a file (`src/app.ts`), so that a lone `README.md` of another
+ * project does not pass for this one's.
+ */
+function rootByTail(value: string, named: Set<string>, repositoryRoot: string | undefined): Whereabouts {
+  const segments = value.split(/(?<=[\\/])/)
+  for (let index = 1; index < segments.length - 1; index++) {
+    const tail = normalizePath(segments.slice(index).join('')).replace(/\/$/, '')
+    if (named.has(tail)) return {root: segments.slice(0, index).join(''), why: `this plan names \`${tail}\` too`}
+    if (repositoryRoot && fs.existsSync(path.join(repositoryRoot, tail))) return {root: segments.slice(0, index).join(''), why: `\`${tail}\` is a file of this repository`}
+  }
+  return 'unknown'
 }
+
+/** A dot folder right under a home folder (`~/.claude/`, `/Users/dana/.config/`, `C:\\Users\\dana\\.codex\\`): the machine's or the agent's own files. */
+const homeDotFolder = /^(?:~|\/root|\/(?:Users|home)\/[^/]+|[A-Za-z]:[\\/]Users[\\/][^\\/]+)[\\/]\./
 
 /**
  * The paths a plan names are relative to the repository and stay inside it:
@@ -87,37 +95,33 @@ export default defineRule({
       ...taskPaths(document, 'read_first').map((entry) => ({...entry, where: '`<read_first>`'}))
     ]
     const repository = repositoryName(document.path)
-    const absolute: typeof entries = []
-    for (const entry of entries) {
-      const reason = escapes(entry.path)
-      if (reason === 'climbs') {
-        report({
-          message: `${entry.where} path \`${entry.path}\` climbs out of the repository with \`..\`: from a worktree it names another file, or none; name a file of this repository from its root, and leave another project's files to that project's plans`,
-          range: entry.range
-        })
-      } else if (reason === 'absolute') {
-        absolute.push(entry)
-      }
-    }
-    if (absolute.length === 0) return
-    absolute.sort((a, b) => a.range[0] - b.range[0])
-    const planningRoot = graph().root
-    const places = new Map(absolute.map((entry) => [entry, whereabouts(entry.path, repository, planningRoot)]))
-    const prefix = absolute.map((entry) => places.get(entry)).find((place) => typeof place === 'object')?.root
-    const rooted = prefix === undefined ? [] : absolute.filter((entry) => entry.path.startsWith(prefix))
-    // A file of another project, or the agent's own: it cannot be named from this repository's root, and whether the plan may touch it is its author's call.
-    const others = absolute.filter((entry) => !rooted.includes(entry) && places.get(entry) !== 'elsewhere')
-    const more = (count: number, prefix: string) =>
-      count === 0 ? '' : prefix ? `, and ${count} more path${count > 1 ? 's' : ''} in this plan start${count > 1 ? '' : 's'} with \`${prefix}\`` : `, and ${count} more path${count > 1 ? 's' : ''} in this plan ${count > 1 ? 'are' : 'is'} absolute too`
-    if (others.length > 0) {
-      const [first] = others
+    const climbing = entries.filter((entry) => escapes(entry.path) === 'climbs').sort((a, b) => a.range[0] - b.range[0])
+    if (climbing.length > 0) {
+      const [first] = climbing
+      const more = climbing.length > 1 ? `, and ${climbing.length - 1} more path${climbing.length > 2 ? 's' : ''} in this plan climb${climbing.length > 2 ? '' : 's'} out too` : ''
       report({
-        message: `${first.where} path \`${first.path}\` is absolute${more(others.length - 1, sharedFolder(others.map((entry) => entry.path)))}: name a file of this repository relative to its root (a worktree or another checkout of it has other absolute paths)`,
+        message: `${first.where} path \`${first.path}\` climbs out of the repository with \`..\`${more}: from a worktree it names another file, or none; name a file of this repository from its root, and leave another project's files to that project's plans`,
         range: first.range
       })
     }
-    if (prefix !== undefined && rooted.length > 0) {
+    const absolute = entries.filter((entry) => escapes(entry.path) === 'absolute').sort((a, b) => a.range[0] - b.range[0])
+    if (absolute.length === 0) return
+    const planningRoot = graph().root
+    const repositoryRoot = path.basename(planningRoot) === '.planning' ? path.dirname(planningRoot) : undefined
+    const named = new Set(entries.filter((entry) => escapes(entry.path) === undefined).map((entry) => normalizePath(entry.path).replace(/\/$/, '')))
+    // A path is reported only when it is recognisably this repository's: the rest (a clone kept outside on purpose, a sibling project read as a template) cannot be named from its root.
+    const roots = new Map<string, string>()
+    const rootOf = (entry: PathEntry) => [...roots.keys()].find((root) => entry.path.startsWith(root))
+    for (const entry of absolute) {
+      if (rootOf(entry) !== undefined) continue
+      let place = whereabouts(entry.path, repository, planningRoot)
+      if (place === 'unknown') place = rootByTail(entry.path, named, repositoryRoot)
+      if (typeof place === 'object') roots.set(place.root, place.why)
+    }
+    for (const [prefix, why] of roots) {
+      const rooted = absolute.filter((entry) => rootOf(entry) === prefix)
       const [first, ...rest] = rooted
+      const more = rest.length === 0 ? '' : `, and ${rest.length} more path${rest.length > 1 ? 's' : ''} in this plan start${rest.length > 1 ? '' : 's'} with \`${prefix}\``
       // One edit from the first path to the last, which strips the root from each and leaves the text between them as it is.
       const end = Math.max(...rooted.map((entry) => entry.range[1]))
       const parts: string[] = []
@@ -130,7 +134,7 @@ export default defineRule({
       parts.push(document.text.slice(at, end))
       const fix: Edit = {range: [first.range[0], end], text: parts.join('')}
       report({
-        message: `${first.where} path \`${first.path}\` is absolute${more(rest.length, prefix)}: \`${prefix}\` is the repository root (\`${prefix.split(/[\\/]/).filter(Boolean).at(-1)}\` holds \`.planning\`), so name the paths without it`,
+        message: `${first.where} path \`${first.path}\` is absolute${more}: \`${prefix}\` is the repository root (${why}), so name the paths without it`,
         range: first.range,
         fix
       })

@@ -85,12 +85,14 @@ export default defineRule<Options>({
       })
       return
     }
-    // The same parts missing from several tasks of one type have one cause: one message, at the first of them.
-    const gaps = new Map<string, {tasks: Element[]; say: (tasks: Element[]) => string; severity?: 'warning'}>()
-    const gap = (key: string, task: Element, say: (tasks: Element[]) => string, severity?: 'warning') => {
-      const known = gaps.get(key)
+    // One element missing from several tasks has one cause (the author's template): one message, at the first of them.
+    // Elements missing from the same tasks share that message; `say` words it for the elements and tasks of the group.
+    type Say = (names: string[], tasks: Element[]) => string
+    const gaps = new Map<string, {names: string[]; tasks: Element[]; say: Say; severity?: 'warning'}>()
+    const gap = (kind: string, name: string, task: Element, say: Say, severity?: 'warning') => {
+      const known = gaps.get(`${kind} ${name}`)
       if (known) known.tasks.push(task)
-      else gaps.set(key, {tasks: [task], say, ...(severity ? {severity} : {})})
+      else gaps.set(`${kind} ${name}`, {names: [name], tasks: [task], say, ...(severity ? {severity} : {})})
     }
     for (const task of document.tasks) {
       const type = taskType(task) ?? 'auto'
@@ -105,20 +107,18 @@ export default defineRule<Options>({
       const lacking = (entries: string[]) => entries.filter((entry) => !alternatives(entry).some((name) => present.has(name))).map(shownName)
       const what = (tasks: Element[]) =>
         tasks.length === 1
-          ? `This \`${taskType(task) ?? 'untyped'}\` task has no`
-          : `This \`${taskType(task) ?? 'untyped'}\` task and ${tasks.length - 1} more of this plan (line${tasks.length > 2 ? 's' : ''} ${tasks.slice(1).map((other) => lineOf(document, other.openTag[0])).join(', ')}) have no`
+          ? `This \`${taskType(tasks[0]) ?? 'untyped'}\` task has no`
+          : `This \`${taskType(tasks[0]) ?? 'untyped'}\` task and ${tasks.length - 1} more of this plan (line${tasks.length > 2 ? 's' : ''} ${tasks.slice(1).map((other) => lineOf(document, other.openTag[0])).join(', ')}) have no`
       const add = (names: string[], tasks: Element[]) => `${names.length === 1 ? 'add it' : 'add them'}${tasks.length > 1 ? ' to each' : ''}`
-      const missing = lacking(checkpointNeeds ?? options.required)
-      if (missing.length > 0) {
-        gap(`required ${taskType(task)} ${missing.join()}`, task, (tasks) =>
+      for (const name of lacking(checkpointNeeds ?? options.required)) {
+        gap(checkpointNeeds ? `required ${type}` : 'required', name, task, (missing, tasks) =>
           checkpointNeeds
             ? `${what(tasks)} ${tags(missing)}; ${add(missing, tasks)} (a \`${type}\` needs ${tags(checkpointNeeds.map(shownName))})`
             : `${what(tasks)} ${tags(missing)}; ${add(missing, tasks)} (every task needs ${tags(options.required)})`
         )
       }
-      const advised = checkpointNeeds ? [] : lacking(options.recommended)
-      if (advised.length > 0) {
-        gap(`advised ${taskType(task)} ${advised.join()}`, task, (tasks) => `${what(tasks)} ${tags(advised)}; ${add(advised, tasks)} (the plan format asks every task for ${tags(options.recommended)})`, 'warning')
+      for (const name of checkpointNeeds ? [] : lacking(options.recommended)) {
+        gap('advised', name, task, (advised, tasks) => `${what(tasks)} ${tags(advised)}; ${add(advised, tasks)} (the plan format asks every task for ${tags(options.recommended)})`, 'warning')
       }
       for (const element of descendants(task)) {
         const needs = Object.hasOwn(options.elements, element.name) ? options.elements[element.name] : []
@@ -130,8 +130,16 @@ export default defineRule<Options>({
         })
       }
     }
-    for (const {tasks, say, severity} of gaps.values()) {
-      report({message: say(tasks), range: tasks[0].openTag, ...(severity ? {severity} : {})})
+    // Elements missing from the same tasks are one message.
+    const messages = new Map<string, {names: string[]; tasks: Element[]; say: Say; severity?: 'warning'}>()
+    for (const [key, group] of gaps) {
+      const same = `${key.slice(0, key.lastIndexOf(' '))} ${group.tasks.map((task) => task.openTag[0]).join()}`
+      const known = messages.get(same)
+      if (known) known.names.push(...group.names)
+      else messages.set(same, {...group, names: [...group.names]})
+    }
+    for (const {names, tasks, say, severity} of messages.values()) {
+      report({message: say(names, tasks), range: tasks[0].openTag, ...(severity ? {severity} : {})})
     }
   }
 })

@@ -1,7 +1,7 @@
 import {onlyNearMiss} from '../src/distance.js'
 import type {PlanDocument} from '../src/model/document.js'
 import {attribute, child, type Element} from '../src/model/markup.js'
-import {codeList, contentLines, elementsNamed, isCheckpoint, taskType} from '../src/plan.js'
+import {codeList, contentLines, elementsNamed, isCheckpoint, normalizePath, pathEntries, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 const ratings = ['reversible', 'costly', 'one-way']
@@ -12,6 +12,15 @@ const greenHalf = /\b(?:GREEN|RED)\b|变绿|转绿/
 /** Whether a `tdd="true"` task is the GREEN half of a pair, its behaviour pinned by the RED tests of an earlier task or plan. */
 function makesTestsPass(document: PlanDocument, task: Element): boolean {
   return greenHalf.test(document.text.slice(task.contentRange[0], Math.min(task.contentRange[1], task.contentRange[0] + 20_000)))
+}
+
+/** A test file or a file in a test folder (`tests/x.ts`, `src/a.test.ts`, `pkg/a_test.go`, `test_a.py`, `spec/fixtures/a.json`). */
+const testFile = /(?:^|\/)(?:tests?|__tests__|specs?|e2e)\/|[._](?:test|spec)\.\w+$|(?:^|\/)test_\w+\.py$/i
+
+/** Whether a task writes test files only: the planner asks for `<behavior>` "When a task creates or modifies production code". */
+function writesTestsOnly(document: PlanDocument, task: Element): boolean {
+  const paths = elementsNamed(task, 'files').flatMap((files) => pathEntries(document, files))
+  return paths.length > 0 && paths.every((entry) => testFile.test(normalizePath(entry.path)))
 }
 
 /** Whether wrapped lines are one sentence of prose: no list items, and at most one sentence end. */
@@ -37,18 +46,19 @@ export default defineRule({
   defaultOptions: {},
   check({document, report}) {
     const tracers = document.tasks.filter((task) => taskType(task) === 'tracer')
+    // The tracer leads the tasks that build: checkpoints before it (the decision a one-way rating puts first) are not work it should precede.
     for (const [index, tracer] of tracers.entries()) {
       const type = attribute(tracer, 'type')!
       if (index > 0) {
         report({message: 'A second `type="tracer"` task: a plan leads with one tracer, and the rest of its tasks expand from it', range: type.range})
-      } else if (tracer !== document.tasks[0]) {
+      } else if (!document.tasks.slice(0, document.tasks.indexOf(tracer)).every(isCheckpoint)) {
         report({message: 'The `type="tracer"` task comes after other tasks: the tracer leads ("Every phase plan LEADS with one `type="tracer"` task"), so move it first', range: type.range})
       }
     }
     const trackerIds = new Map<string, Element>()
     for (const task of document.tasks) {
       const tdd = attribute(task, 'tdd')
-      if (tdd && tdd.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !makesTestsPass(document, task)) {
+      if (tdd && tdd.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !makesTestsPass(document, task) && !writesTestsOnly(document, task)) {
         report({message: 'This task has `tdd="true"` but no `<behavior>`: list the behaviours its tests check before the code is written (`<behavior>- Test 1: …</behavior>`)', range: tdd.range})
       }
       const tracker = attribute(task, 'tracker-id')

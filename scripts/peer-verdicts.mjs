@@ -63,12 +63,17 @@ function loadPeer(spec) {
   return {verify, version: `${JSON.parse(fs.readFileSync(path.join(folder, 'package', 'package.json'), 'utf8')).name}@${version}`, folder}
 }
 
-/** A peer message with its particulars (task names, literals, the literal of an allow comment) taken out, so that messages of one kind form one class. */
+/**
+ * A peer message with its particulars (task names, literals, the literal of
+ * an allow comment) taken out, so that messages of one kind form one class.
+ * The allow comment and the double-quoted literal go first: a literal may
+ * hold a lone single quote (`from '@/lib/x`), which would pair with another.
+ */
 const generalised = (text) =>
   text
-    .replace(/'[^']*'/g, "'…'")
-    .replace(/"[^"]*"/g, '"…"')
     .replace(/(<!-- [\w-]+-allow: ).*? -->/g, '$1… -->')
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/'[^']*'/g, "'…'")
 
 const split = new Map(
   fs.readFileSync(path.join(corpus, '..', 'split.tsv'), 'utf8').split('\n').slice(1).filter(Boolean).map((line) => line.split('\t'))

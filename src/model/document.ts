@@ -6,7 +6,7 @@ import {unified} from 'unified'
 import {parseDirectives, type Directive} from './directives.js'
 import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from './file-names.js'
 import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
-import {isPlanElementName, parseMarkup, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
+import {closeTagAtStart, isPlanElementName, leadingTag, parseMarkup, tagsInLine, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
 import {byteOrderMarkLength, scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
 import {LineIndex, lineRanges, utf16Of, type Range} from './text.js'
@@ -63,6 +63,27 @@ export function isQuickTask(document: Pick<PlanDocument, 'path' | 'frontmatter'>
 
 /** A fence line's indentation and fence; the rest of the line is its info string. */
 const fenceLine = /^[ \t]*(`{3,}|~{3,})/
+
+/** A line's fence as the agent reads one (at any indentation), for `fencedRegions` and `quoteCloseLine`. */
+interface FenceLine {
+  marker: string
+  /** Where the fence ends in the line; what follows it is `rest`. */
+  end: number
+  rest: string
+  info: string
+  /** An info string with a backtick cannot open a backtick fence (it is inline code). */
+  canOpen: boolean
+}
+
+function fenceOfLine(line: string): FenceLine | undefined {
+  const fence = fenceLine.exec(line)
+  if (!fence) return undefined
+  const marker = fence[1]
+  const rest = line.slice(fence[0].length)
+  const info = rest.trim()
+  return {marker, end: fence[0].length, rest, info, canOpen: !(marker[0] === '`' && info.includes('`'))}
+}
+
 /** Info strings of a fence that quotes a whole Markdown document, fences and all. */
 const quotingInfo = /^(?:markdown|md|mdx|gfm)\b/i
 
@@ -107,13 +128,9 @@ function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): O
       regions.push({range: [open[0].start, match.index], kind: 'fenced', closed: false, cut: true})
       open.length = 0
     }
-    const fence = fenceLine.exec(line)
+    const fence = fenceOfLine(line)
     if (!fence) continue
-    const [, marker] = fence
-    const rest = line.slice(fence[0].length)
-    const info = rest.trim()
-    // An info string with a backtick cannot open a backtick fence (it is inline code).
-    const canOpen = !(marker[0] === '`' && info.includes('`'))
+    const {marker, rest, info, canOpen} = fence
     const innermost = open[open.length - 1]
     const closes = innermost !== undefined && marker[0] === innermost.fence[0] && marker.length >= innermost.fence.length
     if (!innermost) {
@@ -128,7 +145,7 @@ function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): O
       open.pop()
       if (open.length === 0) regions.push({range: [innermost.start, match.index + line.length], kind: 'fenced', closed: true})
     } else if (closes && open.length === 1 && gluedCloseTag(rest)) {
-      const fenceEnd = match.index + fence[0].length
+      const fenceEnd = match.index + fence.end
       open.pop()
       regions.push({range: [innermost.start, fenceEnd], kind: 'fenced', closed: true, glued: true})
     } else if (info !== '' && canOpen && open.some((outer) => outer.quoting)) {
@@ -149,12 +166,9 @@ function fencedRegions(text: string, from: number, cuts: ReadonlySet<number>): O
 
 /** A close tag of a plan element right after a fence (```` ```</action> ````): the fence closes and the tag is markup. */
 function gluedCloseTag(rest: string): boolean {
-  const tag = /^<\/([A-Za-z][\w:.-]*)>/.exec(rest)
+  const tag = closeTagAtStart.exec(rest)
   return tag !== null && isPlanElementName(tag[1])
 }
-
-/** A line's leading tag: `</action>`, `<task type="auto">`. */
-const leadingTag = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/
 
 /**
  * Where a quote's bare fence at its own level (`from`, the first one) is
@@ -193,22 +207,21 @@ function quoteCloseLine(
     if (tag && isPlanElementName(tag[2]) && ((tag[1] === '/' && !opened.get(tag[2])) || (tag[1] === '' && tag[2] === 'task'))) {
       return author.length === 2 && author[1].start === lastAtQuoteLevel && lastAtQuoteLevel !== from ? lastAtQuoteLevel : -1
     }
-    for (const inLine of line.matchAll(/<(\/?)([A-Za-z][\w:.-]*)/g)) {
+    for (const inLine of line.matchAll(tagsInLine)) {
       opened.set(inLine[2], (opened.get(inLine[2]) ?? 0) + (inLine[1] === '' ? 1 : -1))
     }
     if (lineStart <= from) continue
-    const fence = fenceLine.exec(line)
+    const fence = fenceOfLine(line)
     if (!fence) continue
-    const info = line.slice(fence[0].length).trim()
-    const canOpen = !(fence[1][0] === '`' && info.includes('`'))
+    const {marker: fenceMarker, info, canOpen} = fence
     const innermost = author[author.length - 1]
-    if (fence[1][0] === innermost.fence[0] && fence[1].length >= innermost.fence.length && info === '') {
+    if (fenceMarker[0] === innermost.fence[0] && fenceMarker.length >= innermost.fence.length && info === '') {
       if (author.length === 1) {
-        author.push({start: lineStart, fence: fence[1], quoting: false})
+        author.push({start: lineStart, fence: fenceMarker, quoting: false})
         lastAtQuoteLevel = lineStart
       } else author.pop()
     } else if (info !== '' && canOpen) {
-      author.push({start: lineStart, fence: fence[1], quoting: quotingInfo.test(info)})
+      author.push({start: lineStart, fence: fenceMarker, quoting: quotingInfo.test(info)})
     }
   }
   return -1

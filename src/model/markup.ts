@@ -87,6 +87,12 @@ interface Tag {
 }
 
 const tagName = /[A-Za-z][A-Za-z0-9_:.-]*/y
+/** A line's leading tag, `</action>` or `<task type="auto">`: its slash, if any, and its name (also read by the fence reading in document.ts). */
+export const leadingTag = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/
+/** A close tag at the start of a text (`</action>`), with its name. */
+export const closeTagAtStart = /^<\/([A-Za-z][\w:.-]*)>/
+/** The tags of a line, open or close (`matchAll`): slash and name. */
+export const tagsInLine = /<(\/?)([A-Za-z][\w:.-]*)/g
 const attributeName = /[^\s"'<>/=]+/y
 const unquotedValue = /[^\s"'=<>`]+/y
 const blankLine = /\n[ \t]*\r?\n/y
@@ -429,7 +435,7 @@ export function parseMarkup(text: string, opaque: OpaqueRegion[], lineOf: (offse
 
   function checkFence(region: OpaqueRegion) {
     if (region.glued) {
-      const tag = /^<\/[A-Za-z][\w:.-]*>/.exec(text.slice(region.range[1], region.range[1] + 100))?.[0] ?? ''
+      const tag = closeTagAtStart.exec(text.slice(region.range[1], region.range[1] + 100))?.[0] ?? ''
       report(
         'glued-fence',
         `This close tag is glued to the closing fence before it: the agent reads both, but a Markdown reader does not end the code there and takes the rest of the plan for code; put \`${tag}\` on a line of its own`,
@@ -508,7 +514,7 @@ function fenceCut(text: string, region: OpaqueRegion, openNames: string[]): numb
   for (const [lineStart, end] of lines) {
     if (lineStart >= region.range[1]) break
     const line = text.slice(lineStart, Math.min(end, region.range[1]))
-    const leading = /^[ \t]*<(\/?)([A-Za-z][\w:.-]*)/.exec(line)
+    const leading = leadingTag.exec(line)
     if (leading?.[1] === '/' && !openedInFence.get(leading[2])) {
       if (openNames.includes(leading[2])) return lineStart
       if (firstTaskLine === undefined) foreignClose ??= lineStart
@@ -517,7 +523,7 @@ function fenceCut(text: string, region: OpaqueRegion, openNames: string[]): numb
       firstTaskLine ??= lineStart
       opens++
     }
-    for (const tag of line.matchAll(/<(\/?)([A-Za-z][\w:.-]*)/g)) {
+    for (const tag of line.matchAll(tagsInLine)) {
       const count = openedInFence.get(tag[2]) ?? 0
       if (tag[1] === '') openedInFence.set(tag[2], count + 1)
       else {
