@@ -1,4 +1,4 @@
-import {commandsIn, isLogin, isLoginCheck, isReleaseAct, isRunAsk, readRanges, type CommandAsk} from '../src/commands.js'
+import {commandWords, commandsIn, isLogin, isLoginCheck, isReleaseAct, isRunAsk, launchesDesktopApp, readRanges, type CommandAsk} from '../src/commands.js'
 import type {Range} from '../src/model/text.js'
 import {blankTags, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -56,6 +56,8 @@ const platformThings = String.raw`\b(projects?|apps?|sites?|services?|workers?|i
 const builtInWork: AutomatableWork[] = [
   // An ask to deploy, not a mention (`self-deploy role`, `Pre-Deploy Gate`, `before deploy`) nor a requirement id (`DEPLOY-02`).
   {pattern: String.raw`(^|[^\w-])(re)?deploy( it| the| this| your| to| a| an|ing the)\b|^\W*(re)?deploy\b(?!-)`, work: 'deploy', tool: ''},
+  // A script of the repository run by name ("run the harvest script"): the Bash tool runs it.
+  {pattern: String.raw`\b(run|re-?run|execute|kick off)\b[^.\n]{0,12}\b(the|our|this) [\w-]+ (script|scraper|crawler|harvester)\b`, work: 'run scripts', tool: 'the Bash tool'},
   {pattern: String.raw`\b(run|execute|kick off|apply)\b[^.\n]{0,40}\b(build|tests?|test suite|migrations?|migrate|seeds?|seeding|lint|lighthouse|pagespeed)\b`, work: 'run builds, tests and migrations', tool: 'the Bash tool'},
   // SQL the person is told to apply to a database: the agent runs it with psql or the platform's CLI.
   {pattern: String.raw`\b(run|runs|execute|executes|apply|applies)\b[^.\n]{0,40}(\bsql\b|\bddl\b|\w\.sql\b)`, work: 'run SQL against a database', tool: 'psql or the platform\'s CLI'},
@@ -71,8 +73,20 @@ const builtInWork: AutomatableWork[] = [
     work: 'create projects and services',
     tool: ''
   },
+  // Checking that a project exists on a platform (`firebase projects:list`, `supabase projects list`) is a CLI call.
+  {
+    pattern: String.raw`\b(make sure|ensure|confirm|check|verify)\b[^.\n]{0,30}${platforms}[^.\n]{0,20}${platformThings}[^.\n]{0,30}\bexists?\b`,
+    work: 'look up projects and services',
+    tool: ''
+  },
   {pattern: String.raw`\bcopy\b[^.\n]{0,60}\b(into|to) (the )?[^.\n]{0,30}\b(dashboard|settings|console|config|\.env)\b`, work: 'copy values between services', tool: ''},
-  {pattern: String.raw`\b(create|edit|update|write|add)\b[^.\n]{0,40}(\.env\b|\.env\.local|config file|\b\w+\.(json|ya?ml|toml|ts|js|md)\b)`, work: 'create or edit files', tool: 'the Write tool'},
+  {pattern: String.raw`\b(create|edit|update|write|add|append)\b[^\n]{0,60}?(\.env\b|\.env\.local|config file|log file|\b\w+\.(json|ya?ml|toml|ts|js|md|log|txt|csv)\b)`, work: 'create or edit files', tool: 'the Write tool'},
+  // Reading a file the repository holds (a SUMMARY, a log) and acting on what it says is the agent's Read tool, not a person's.
+  {pattern: String.raw`\b(read|open)\b[^\n]{0,30}?[\w.-]*(summary|report|log|results?|findings?)[\w.-]*\.(md|json|log|txt)\b[^.\n]{0,80}\b(map|match|pick|choose|classify|record|note|decide|branch|append|copy|write)\b`, work: 'read files and act on them', tool: 'the Read tool'},
+  // A value in a public page's code (a captcha sitekey, a public client id): curl or a headless browser reads it.
+  {pattern: String.raw`\b(find|get|copy|grab|look up|locate|extract|read)\b[^.\n]{0,60}\b(devtools|dev tools|developer tools|view[- ]source|page source|network tab)\b|\b(devtools|developer tools|network tab)\b[^.\n]{0,60}\b(find|copy|grab|look for|search|extract|locate)\b`, work: "read values off a web page", tool: 'curl or Playwright'},
+  // Making icons or images in set sizes from a logo: ImageMagick or sharp does it.
+  {pattern: String.raw`\b(generate|create|make|export|resize|produce|render)\b[^.\n]{0,40}(\b(icons?|favicons?|pngs?|app icons?)\b|\b\d{2,4}\s?[x×]\s?\d{2,4}\b)|\b(imagemagick|realfavicongenerator|favicon generator|favicon\.io)\b`, work: 'make images from a source image', tool: 'ImageMagick or sharp', unless: String.raw`\b(screenshots?|photos?|failed|fallback)\b`},
   // An env file is written by the agent even when a secret goes into it: the person pastes the secret, the agent writes the file.
   {pattern: String.raw`\b(create|edit|update|write|add|open|paste|fill|put)\b[^.\n]{0,40}(?<![\w)])\.env\b|(创建|新建|编辑|填写|写入)[^。\n]{0,20}\.env\b`, work: 'create or edit files', tool: 'the Write tool', despiteSecrets: true},
   // A migration pasted into a web SQL editor: the agent applies it with `supabase db push` or psql.
@@ -80,7 +94,7 @@ const builtInWork: AutomatableWork[] = [
   {pattern: String.raw`\b(sql[ -]?editor|supabase studio)\b`, work: 'run SQL in a web SQL editor', tool: '`supabase db push` or psql', unless: String.raw`\b(applied|ran|executed|aplicad[ao]s?|ejecutad[ao]s?)\b`},
   {
     // Not a bare "Commit …": a commit of the results file closes many tasks whose work is a person's (testing on a phone, recording a video).
-    pattern: String.raw`\b(push|merge)(es|ed|ing)?\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?|pr|pull request)\b|\b(open|close|edit|publish)(s|es|ed)?\b[^.\n]{0,20}\b(pr|pull request|release)\b|\bcreate(s|d)?\b[^.\n]{0,30}\bbranch\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\bdependabot\b`,
+    pattern: String.raw`\b(push|merge)(es|ed|ing)?\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?|pr|pull request)\b|\b(open|close|edit|publish)(s|es|ed)?\b[^.\n]{0,20}\b(pr|pull request|release)\b|\bcreate(s|d)?\b[^.\n]{0,30}\bbranch\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\b(repository|repo) name\b[^.\n]{0,40}\b(rename|change|set)\b|\brename\b[^.\n]{0,40}\bgithub\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\b(enable|configure|set up|turn on)\b[^.\n]{0,30}\bdependabot\b`,
     work: 'do git work (commit, push, merge)',
     tool: 'git and gh'
   },
@@ -120,11 +134,22 @@ const builtInLegitimate = [
   String.raw`\b(oauth|consent|authori[sz]e the app|grant access)\b`,
   String.raw`\b(approv(e|al)|manual review|kyc|identity verification)\b`,
   String.raw`\b(physical|device|phone|hardware|usb|qr code|plug)\b`,
-  String.raw`\b(purchase|buy|billing|subscribe|payment)\b`
+  String.raw`\b(purchase|buy|billing|subscribe|payment)\b`,
+  // Writing in the person's own voice (a foreword, an announcement they sign) is authorship, not file work.
+  String.raw`\b(in (your|their|his|her|my) own (voice|words)|personal (note|statement|voice)|first[- ]person)\b`
 ]
 
 /** A device in the person's hands: a command run for it (`npx expo start`, then scan the QR code) is theirs to run. */
 const deviceWords = /\b(physical|device|phone|hardware|usb|qr code|simulator|emulator)\b/i
+
+/**
+ * A line, or the lead or heading over it, that puts the work on a machine the
+ * agent does not reach: "On the Win11 VM:", "inside the guest", "on the
+ * manually bridged host". What runs there, and launching the app there to read
+ * what it shows, is the person's.
+ */
+const elsewhere =
+  /\b(on|in|inside|from|at) (the|your|a|each|that|this|both) [\w ./()-]{0,30}?\b(vms?|virtual machines?|guests?|devices?|phones?|tablets?|handsets?)\b|\b(win(dows)? ?1[01]|macos|ubuntu|debian|fedora|windows) (vm|guest|virtual machine|box|laptop|machine)\b|\b(manually[- ]bridged|bridged|air-?gapped|on-?prem(ise)?|remote|customer'?s?|client'?s?) (host|machine|server|network|box)\b/i
 
 /**
  * A line or sentence about what the agent does, not the person: "Claude runs
@@ -134,7 +159,7 @@ const deviceWords = /\b(physical|device|phone|hardware|usb|qr code|simulator|emu
  * names the prompt the person types at, not the agent doing it.
  */
 const agentDoes =
-  /\b(claude(?! code\b|\.md\b)|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
+  /\b(claude(?! code\b|\.md\b)|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(executor|agent)(?= ?\(| ?:| (runs|will|does|edits|executes|applies|writes|creates|first|then|part|side|step)\b)|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
 
 /** A lead or heading that says what the agent cannot do ("Claude cannot provision the runner:") gives the steps under it to the person, not to the agent. */
 const negated = /\b(can ?not|can't|unable|doesn't|does not|won't|isn't able)\b|не может|не можем|不能|无法|no puede|ne peut/i
@@ -153,11 +178,16 @@ const humanOnlyName =
 
 /**
  * The plan saying the agent cannot reach where the work is (a phone, a
- * customer's server, a VM) or cannot make it (audio, a recording). Not "cannot
- * access the dashboard": the service's CLI or API reaches what its dashboard does.
+ * customer's server, a VM), cannot make it (audio, a recording), cannot run
+ * what needs the person's password (`sudo`), or that the service has no API or
+ * CLI for it. Not "cannot access the dashboard": the service's CLI or API
+ * reaches what its dashboard does.
  */
 const agentCannotReach =
-  /\b(claude|the agent|the executor|agents?|executor|ai)\b[^.\n]{0,12}\b(can't|can ?not|is unable to|has no access to|does not have access to|doesn't have access to)\b[^.\n]{0,60}\b(devices?|phones?|iphones?|ipads?|android|simulators?|emulators?|vms?|virtual machines?|servers?|hosts?|machines?|hardware|generate|record|capture|drive)\b/i
+  /\b(claude|the agent|the executor|agents?|executor|ai)\b[^.\n]{0,12}\b(can't|can ?not|is unable to|has no access to|does not have access to|doesn't have access to)\b[^.\n]{0,60}\b(devices?|phones?|iphones?|ipads?|android|simulators?|emulators?|vms?|virtual machines?|servers?|hosts?|machines?|hardware|generate|record|capture|drive|sudo|root|administrator|elevated|privileged)\b|\b(sudo|root)\b[^.\n]{0,40}\b(needs?|requires?|asks? for|prompts? for)\b[^.\n]{0,20}\bpassword\b|\b(has|have|with|offers?|provides?) no (public )?(api|cli)\b|\bno (public )?(api|cli) (for|to)\b/i
+
+/** A manual fallback the plan keeps for when its automated way has failed ("only if Task 1's CLI generators all failed"). */
+const automationFailed = /\bfallback only\b|\bonly (invoked |run |used )?(if|when)\b[^.\n]{0,60}\b(cli|automat\w*|scripts?|generators?|tools?|commands?)\b[^.\n]{0,30}\bfailed\b/i
 
 /** Children that say what the agent checks or how to answer, not what the person is told to do. */
 const notAsks = new Set(['verification', 'verify', 'automated', 'done', 'resume-signal', 'files', 'read_first', 'acceptance_criteria', 'what-built', 'what-checked', 'precondition'])
@@ -178,7 +208,10 @@ const approves = /\b(approv|aprob|aprueb)/i
 
 /** A release a maintainer reviews: its name or text says release, tag or publish, and review or sign-off. */
 const releases = /\b(releases?|tags?|publish\w*)\b|发布|リリース|релиз|publica/i
-const reviews = /\b(review\w*|maintainer|sign[- ]?off|one-way|irreversible)\b|审核|审查|レビュー|ревью|revis/i
+const reviews = /\b(review\w*|approv\w*|maintainer|sign[- ]?off|one-way|irreversible|locked)\b|审核|审查|レビュー|ревью|revis/i
+
+/** A review the plan reserves for the maintainer ("MAINTAINER REVIEW REQUIRED", "maintainer sign-off"). */
+const maintainerReview = /\bmaintainer\b[^.\n]{0,20}\b(review|approv|sign)/i
 
 /** A line that heads a part of the task: a Markdown heading, a bold line, a `【…】` line. */
 const headingLine = /^\s*(?:#{1,6}\s|\*\*[^*\n]+\*\*[:：]?\s*$|【[^】\n]*】\s*$)/
@@ -212,16 +245,36 @@ function leadOf(text: string, offset: number, from: number): string {
   return ''
 }
 
+/** The nearest line of prose before `offset`, over blank lines, fence lines and commands: what introduces a fenced block ("On the Win11 VM, open PowerShell:"). */
+function proseBefore(text: string, offset: number, from: number): string {
+  for (const line of linesBefore(text, text.lastIndexOf('\n', offset - 1) + 1, from, 12)) {
+    const trimmed = line.trim()
+    if (trimmed !== '' && !/^(`{3,}|~{3,})/.test(trimmed) && commandWords(trimmed.replace(/^\$\s+/, '')) === undefined) return trimmed
+  }
+  return ''
+}
+
 /** The heading of the part of the task a line at `offset` stands in ("**Automated part (Claude runs it):**"), or empty. */
 function sectionOf(text: string, offset: number, from: number): string {
   for (const line of linesBefore(text, text.lastIndexOf('\n', offset - 1) + 1, from, 80)) if (headingLine.test(line)) return line.trim()
   return ''
 }
 
-/** A command that only reads (`gh run list`, `flyctl releases`, `git log`): in an approval task, a status lookup beside the approval, not work. */
-function isLookup(words: string[]): boolean {
-  if (words[0] === 'sql') return ['select', 'with', 'show', 'explain'].includes(words[1])
-  return ['cat', 'ls', 'head', 'tail', 'less', 'grep', 'rg', 'wc', 'jq', 'diff', 'find', 'echo', 'dig', 'nslookup'].includes(words[0]) || isLoginCheck(words) || words.slice(1).some((word) => /^(view|releases|logs?|get|describe|history|diff|show|rev-parse)$/.test(word))
+/**
+ * A command that only reads (`gh run list`, `gh pr checks`, `gh api` without a
+ * method or fields, `flyctl releases`, `git log`, a plain `curl`): in an
+ * approval or release gate, the look the person takes before deciding, not work.
+ */
+function isLookup({words, text}: CommandAsk): boolean {
+  const [program, ...rest] = words
+  if (program === 'sql') return ['select', 'with', 'show', 'explain'].includes(rest[0])
+  if (program === 'gh' && rest[0] === 'api') return !/\s(-X|--method|-f|-F|--field|--raw-field|--input)\b/.test(text) || /\s(-X|--method)\s*GET\b/i.test(text)
+  if (program === 'curl') return !/\s(-X|--request|-d|--data[\w-]*|-F|--form|-T|--upload-file|--json)\b/.test(text) || /\s(-X|--request)\s*GET\b/i.test(text)
+  return (
+    ['cat', 'ls', 'head', 'tail', 'less', 'grep', 'rg', 'wc', 'jq', 'diff', 'find', 'echo', 'dig', 'nslookup'].includes(program) ||
+    isLoginCheck(words) ||
+    rest.some((word) => /^(view|releases|logs?|get|describe|history|diff|show|rev-parse|checks|list|ls|status|watch)$/.test(word))
+  )
 }
 
 /** A sentence (or line) of prose with its offset; it ends at a line break or at `.`, `!`, `?` before a space, not at the dot of `.env` or `src/config.ts`. */
@@ -258,7 +311,8 @@ function isHumanOnly(document: PlanDocument, task: Element): boolean {
   const name = nameElement
     ? document.text.slice(nameElement.contentRange[0], nameElement.contentRange[1])
     : (task.attributes.find((attribute) => attribute.name === 'name')?.value ?? document.text.slice(task.contentRange[0], task.contentRange[1]).trim().split('\n')[0])
-  return humanOnlyName.test(name) || agentCannotReach.test(document.text.slice(task.contentRange[0], task.contentRange[1]))
+  const text = document.text.slice(task.contentRange[0], task.contentRange[1])
+  return humanOnlyName.test(name) || agentCannotReach.test(text) || automationFailed.test(`${name}\n${text}`)
 }
 
 function toolFor(text: string, work: AutomatableWork): string {
@@ -300,14 +354,22 @@ export default defineRule<Options>({
       // A release the maintainer reviews: the push or publish and the look at the tree before it are the gate.
       const given = commandsIn(document, ranges, morePrograms, {slashCommands: true, sql: true})
       const releaseGate = (releases.test(asked) && reviews.test(asked)) || given.some((command) => isReleaseAct(command.words, {registryOnly: true}))
+      // A maintainer's review the plan marks as such ("MAINTAINER REVIEW REQUIRED") is a gate as an approval is.
+      const gate = approval || releaseGate || maintainerReview.test(asked)
       const rangeOf = (offset: number) => ranges.find(([start, end]) => offset >= start && offset < end)?.[0] ?? offset
       const partOfAgent = (offset: number) => givesToAgent(sectionOf(document.text, offset, rangeOf(offset))) || givesToAgent(leadOf(document.text, offset, rangeOf(offset)))
+      const taskText = document.text.slice(task.contentRange[0], task.contentRange[1])
+      const fenceStart = (offset: number) => document.opaque.find((region) => region.kind === 'fenced' && offset >= region.range[0] && offset < region.range[1])?.range[0] ?? offset
+      const onOtherMachine = (offset: number, line: string) =>
+        [line, leadOf(document.text, offset, rangeOf(offset)), sectionOf(document.text, offset, rangeOf(offset)), proseBefore(document.text, fenceStart(offset), rangeOf(offset))].some((text) => elsewhere.test(text))
       // In a task that logs the person in, a command that only lists what the login reached is the login's check.
       const logsIn = given.some((command) => isLogin(command.words))
+      // A command the person runs where the agent does not reach, or that opens the app for them to use, takes its sentence with it.
+      const theirs = given.filter((command) => onOtherMachine(command.range[0], command.context) || launchesDesktopApp(command, taskText)).map((command) => command.range)
       const commands = given.filter(
         (command: CommandAsk) =>
           isRunAsk(command) &&
-          !((approval || releaseGate) && isLookup(command.words)) &&
+          !(gate && isLookup(command)) &&
           !isReleaseAct(command.words, {registryOnly: !releaseGate}) &&
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
@@ -316,6 +378,7 @@ export default defineRule<Options>({
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
           !agentDoes.test(command.context.replace(command.text, '')) &&
           !deviceWords.test(command.context) &&
+          !theirs.includes(command.range) &&
           !legitimate.slice(builtInLegitimate.length).some((pattern) => pattern.test(command.context))
       )
       prose ??= proseOf(document)
@@ -334,11 +397,12 @@ export default defineRule<Options>({
         const from = rangeOf(sentence.start)
         const lead = leadOf(proseText, sentence.start, from)
         const section = sectionOf(proseText, sentence.start, from)
-        if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || [sentence.text, lead, section].some((text) => otherLegitimate.some((pattern) => pattern.test(text)))) continue
+        if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || [sentence.text, lead, section].some((text) => elsewhere.test(text) || otherLegitimate.some((pattern) => pattern.test(text)))) continue
         // An item is read with the line that introduces it: "Add these records:" and "| TXT | send | … |" are one ask.
         const read = lead === '' ? sentence.text : `${lead} ${sentence.text}`
         const item = work.find((candidate) => {
-          if (releaseGate && candidate.work.startsWith('do git work')) return false
+          // In a gate, the git work (merging the release PR) and the reading before it are the gate itself.
+          if ((releaseGate && candidate.work.startsWith('do git work')) || (gate && candidate.work.startsWith('read files'))) return false
           // The sentence asks it by itself, or with its lead ("Add these records:" and "| TXT | … |"); what the lead asks by itself it asks once, as its own sentence.
           const alone = candidate.regexp.test(sentence.text)
           if (!alone && !(lead !== '' && candidate.regexp.test(read) && !candidate.regexp.test(lead))) return false
@@ -352,7 +416,7 @@ export default defineRule<Options>({
         if (!item) continue
         const text = sentence.text.trim().replace(/^[-*+]\s+/, '')
         const start = sentence.start + sentence.text.indexOf(text)
-        if (asks.some((ask) => ask.range[0] < start + text.length && ask.range[1] > start)) continue
+        if ([...asks.map((ask) => ask.range), ...theirs].some(([from, to]) => from < start + text.length && to > start)) continue
         asks.push({range: [start, start + text.length], message: `This human-action asks a person to ${item.work} ("${quoted(text)}"), which ${toolFor(read, item)} can do`})
       }
       if (asks.length === 0) continue

@@ -1,4 +1,4 @@
-import {commandsIn, isRunAsk} from '../src/commands.js'
+import {commandsIn, isRunAsk, launchesDesktopApp} from '../src/commands.js'
 import {child} from '../src/model/markup.js'
 import {taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -28,7 +28,8 @@ export default defineRule<Options>({
       if (taskType(task) !== 'checkpoint:human-verify') continue
       const howTo = child(task, 'how-to-verify')
       if (!howTo) continue
-      const asks = commandsIn(document, [howTo.contentRange], more).filter((command) => isRunAsk(command) && !agentDid.test(command.context))
+      const howToText = document.text.slice(howTo.contentRange[0], howTo.contentRange[1])
+      const asks = commandsIn(document, [howTo.contentRange], more).filter((command) => isRunAsk(command) && !agentDid.test(command.context) && !launchesDesktopApp(command, howToText))
       if (asks.length === 0) continue
       const count = asks.length - 1
       const andMore = count > 0 ? ` (and ${count} more command${count > 1 ? 's' : ''})` : ''

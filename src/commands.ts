@@ -35,7 +35,11 @@ export const programs = new Set([
   'upstash', 'doppler', 'serverless', 'sls', 'cdk', 'sam', 'ruby', 'java', 'cmake', 'ctest', 'ninja', 'meson', 'gdb', 'lldb',
   'ssh', 'scp', 'rsync', 'chmod', 'cp', 'mv', 'mkdir', 'touch', 'echo', 'export', 'source', 'openssl', 'adb', 'fastlane', 'pod',
   'systemctl', 'pm2', 'uvicorn', 'gunicorn', 'flask', 'django-admin', 'ansible-playbook', 'minikube', 'nx', 'turbo', 'cypress',
-  'dig', 'nslookup', 'lighthouse', 'k6', 'hcloud', 'doctl'
+  'dig', 'nslookup', 'lighthouse', 'k6', 'hcloud', 'doctl',
+  // What a person is told to run on the desktop the agent works on, and paste back: the agent's Bash tool runs them there too.
+  'gnome-shell', 'gnome-extensions', 'gsettings', 'dconf', 'busctl', 'gdbus', 'dbus-send', 'xprop', 'xdotool', 'wmctrl', 'xrandr',
+  'journalctl', 'loginctl', 'uname', 'lsb_release', 'which', 'file', 'stat', 'du', 'df', 'ps', 'printenv', 'sha256sum', 'shasum',
+  'xdg-mime', 'desktop-file-validate', 'update-desktop-database', 'flatpak'
 ])
 
 /** Whether a word names a script by path (`./deploy.sh`, `scripts/seed.py`, `bin/setup`). */
@@ -69,10 +73,11 @@ export function commandWords(line: string, more: ReadonlySet<string> = new Set()
 
 /**
  * A workflow's slash command (`/gsd:execute-phase 4`, `/gsd-verify-work`), a
- * prompt the agent can run itself: one namespaced path segment, so
- * `/api/health`, `/settings` and the session's own `/clear` are not read.
+ * prompt the agent can run itself: one namespaced path segment, then
+ * arguments after a space (paths included: `/gsd-ingest docs/spec.md`), so
+ * `/api/health`, `/api-v2/users`, `/settings` and the session's own `/clear` are not read.
  */
-const slashCommand = /^\/[a-z][a-z\d]*[:-][a-z\d][\w:-]*(?:\s[^\s/][^/]*)?$/i
+const slashCommand = /^\/[a-z][a-z\d]*[:-][a-z\d][\w:-]*(?:\s.*)?$/i
 
 /** The session's own controls with a hyphen in their name, which only the person at the prompt can give. */
 const sessionControls = /^\/(?:add-dir|terminal-setup|install-github-app|release-notes)\b/i
@@ -93,12 +98,28 @@ const bareSpan = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/
 export function isRunAsk(command: CommandAsk): boolean {
   // An SQL fence is run when the line before it says so ("Apply in production:"), not when it is shown ("The row now reads:").
   if (command.form === 'sql') return runVerb.test(command.context.slice(0, command.context.lastIndexOf('\n')))
-  return (command.form !== 'span' && command.form !== 'slash') || runVerb.test(command.context) || bareSpan.test(command.context)
+  if (command.form !== 'span' && command.form !== 'slash') return true
+  return (runVerb.test(command.context) || bareSpan.test(command.context)) && !forbidsOrReports(command)
+}
+
+/** Words just before a span that forbid it: "NOT `python -m app`", "never `git push --force`", "instead of `npm i`". */
+const forbidding = /(?:\bnot|\bnever|\bdon'?t|\bdo not|\bavoid|\binstead of|\brather than|\bwithout|\bnunca|\bno uses?|\bnicht)\W{0,3}(?:(?:run|use|type|call|try|ejecutes?)\W{1,3})?$/i
+
+/** Words just after a span that say what happened when it ran, not that it should: "`mix app.check` failed in CI". */
+const reportsOutcome = /^\W{0,3}(?:failed|fell over|errored|crashed|broke|timed out|was (?:failing|red|broken)|has been failing|keeps failing|fall[óo]|ha fallado)\b/i
+
+/** A span the line forbids, or one it reports as having failed: it names the command without asking for it. */
+function forbidsOrReports(command: CommandAsk): boolean {
+  const at = command.context.indexOf(command.text)
+  if (at === -1) return false
+  const before = command.context.slice(Math.max(0, at - 30), at)
+  const after = command.context.slice(at + command.text.length).replace(/^`+/, '').slice(0, 40)
+  return forbidding.test(before) || reportsOutcome.test(after)
 }
 
 /**
  * A one-way release act (`npm publish`, `cargo publish`, `git push` of a tag,
- * `gh release create`): with `registryOnly`, only a publish to a package
+ * the release commit, `gh release create`, `gh pr merge` of the release PR): with `registryOnly`, only a publish to a package
  * registry, which needs the maintainer's registry login (and often a one-time
  * code) and cannot be taken back.
  */
@@ -106,7 +127,43 @@ export function isReleaseAct(words: string[], {registryOnly = false} = {}): bool
   const [program, ...rest] = words
   if (['npm', 'pnpm', 'yarn', 'bun', 'cargo', 'poetry', 'gem', 'twine', 'dotnet', 'flit', 'hatch', 'uv'].includes(program) && rest.some((word) => ['publish', 'upload', 'push'].includes(word))) return true
   if (registryOnly) return false
-  return (program === 'git' && (rest[0] === 'push' || rest[0] === 'tag')) || (program === 'gh' && rest[0] === 'release')
+  // A release commit (`Release-As: 2.0.0`) and the merge or workflow run that publishes are the release's trigger, as the push of its tag is.
+  return (
+    (program === 'git' && ['push', 'tag', 'commit'].includes(rest[0])) ||
+    (program === 'gh' && (rest[0] === 'release' || (rest[0] === 'pr' && rest[1] === 'merge') || (rest[0] === 'workflow' && rest[1] === 'run')))
+  )
+}
+
+/** A line that launches the app for the person to use: "Launch the app:", "Start the application", "open the window". */
+const appLaunch =
+  /\b(launch|open|start|run)\w*\b[^.\n`]{0,25}\b(desktop |gui |native )?(app|application|window|gui|program)\b|\b(lanza|abre|inicia|ejecuta)\w*\b[^.\n`]{0,20}\b(la )?(app|aplicaci[oó]n)\b|(启动|打开)[^。\n]{0,10}(应用|程序|客户端|窗口)/i
+
+/** What says the app is a server or a web page, which the executor starts before the checkpoint. */
+const servedApp = /\b(servers?|localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador|port|api|endpoint|webhook)\b|https?:\/\/|:\d{4,5}\b|服务|浏览器/i
+
+/**
+ * A command that builds, tests or installs (`cmake --build … && ./app`,
+ * `xcodebuild build`), which the executor runs before the checkpoint, or that
+ * starts a dev server (`npm run dev`, `nx serve web`, `npm start`), unless it
+ * runs a desktop shell (`npm run tauri dev`, `electron .`).
+ */
+function buildsOrServes({words, text}: CommandAsk): boolean {
+  if (/\b(build|compile|test|install|migrate|seed)\b/i.test(text)) return true
+  return !words.some((word) => /^(tauri|electron)(:|$)/.test(word)) && words.slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
+}
+
+/**
+ * A command that launches the desktop app under test for the person to click
+ * through (`python -m app` after "Launch the app:"), on a task that never sends
+ * them to a browser or a server: GSD's own human-verify opens the app for the
+ * person ("Open App.app and test"). A server or a web app the person visits,
+ * and the build before the launch, are still the executor's.
+ */
+export function launchesDesktopApp(command: CommandAsk, taskText: string): boolean {
+  if (buildsOrServes(command)) return false
+  const line = command.context.slice(command.context.lastIndexOf('\n') + 1).replace(command.text, '')
+  const lead = command.context.includes('\n') ? command.context.slice(0, command.context.lastIndexOf('\n')) : ''
+  return [line, lead].some((text) => appLaunch.test(text)) && !servedApp.test(`${line}\n${lead}`) && !servedApp.test(taskText)
 }
 
 /** Subcommands that log the person in: the auth gates a checkpoint exists for (`vercel login`, `gh auth login`, `aws configure`). */
