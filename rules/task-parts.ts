@@ -1,7 +1,7 @@
 import {onlyNearMiss} from '../src/distance.js'
 import type {PlanDocument} from '../src/model/document.js'
 import {attribute, child, type Element} from '../src/model/markup.js'
-import {codeList, contentLines, elementsNamed, isCheckpoint, normalizePath, pathEntries, taskType} from '../src/plan.js'
+import {codeList, contentLines, elementsNamed, isCheckpoint, lineOf, normalizePath, pathEntries, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 const ratings = ['reversible', 'costly', 'one-way']
@@ -56,10 +56,21 @@ export default defineRule({
       }
     }
     const trackerIds = new Map<string, Element>()
+    const withoutBehavior = document.tasks.filter(
+      (task) =>
+        attribute(task, 'tdd')?.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !makesTestsPass(document, task) && !writesTestsOnly(document, task)
+    )
     for (const task of document.tasks) {
-      const tdd = attribute(task, 'tdd')
-      if (tdd && tdd.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !makesTestsPass(document, task) && !writesTestsOnly(document, task)) {
-        report({message: 'This task has `tdd="true"` but no `<behavior>`: list the behaviours its tests check before the code is written (`<behavior>- Test 1: …</behavior>`)', range: tdd.range})
+      if (task === withoutBehavior[0]) {
+        // The test-first tasks of one plan that lack `<behavior>` have one cause: one message, at the first.
+        const others = withoutBehavior.slice(1).map((other) => lineOf(document, other.openTag[0]))
+        report({
+          message:
+            others.length === 0
+              ? 'This task has `tdd="true"` but no `<behavior>`: list the behaviours its tests check before the code is written (`<behavior>- Test 1: …</behavior>`)'
+              : `This task and ${others.length} more of this plan (line${others.length > 1 ? 's' : ''} ${others.join(', ')}) have \`tdd="true"\` but no \`<behavior>\`: list the behaviours their tests check before the code is written (\`<behavior>- Test 1: …</behavior>\`)`,
+          range: attribute(task, 'tdd')!.range
+        })
       }
       const tracker = attribute(task, 'tracker-id')
       if (tracker) {
