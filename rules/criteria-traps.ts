@@ -1,9 +1,9 @@
 import type {PlanDocument} from '../src/model/document.js'
 import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
-import {elementsNamed, lineOf, taskOf} from '../src/plan.js'
+import {andList, elementsNamed, lineOf, taskOf} from '../src/plan.js'
 import {defineRule, type Severity} from '../src/rule.js'
-import {allowListed, countsMatches, grepCalls, hasOption, shellSegments, shellView, type GrepCall} from '../src/shell.js'
+import {allowListed, countsMatches, grepCalls, grepTarget, hasOption, invertsMatch, shellSegments, shellView, type GrepCall} from '../src/shell.js'
 import {countUpTo} from '../src/sorted.js'
 
 type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
@@ -11,9 +11,14 @@ type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
 interface Found {
   trap: Trap
   range: Range
+  /** The message before its GSD tag, so that the other lines of the same cause can be named before it. */
   message: string
+  /** What makes two findings one cause: the same trap in the same command (the same grep and count for R1). */
+  cause: string
   severity?: Severity
 }
+
+type TrapIn = Omit<Found, 'range'> & {index: number; length: number}
 
 /** The elements whose text is a check: `<acceptance_criteria>`, `<verify>` and `<automated>` (once, not again inside `<verify>`). */
 function criteriaZones(document: PlanDocument): Array<{element: Element; prose: boolean}> {
@@ -109,8 +114,22 @@ function linesAreMatches(call: GrepCall | undefined, count: number): boolean {
   // A line has one start: a pattern anchored there matches at most once per line.
   if (pattern.startsWith('^')) return true
   const extended = hasOption(call.options, 'E') || hasOption(call.options, 'P') || /--extended-regexp\b|--perl-regexp\b/.test(call.options)
+  if (isCall(pattern, extended && !hasOption(call.options, 'F', /--fixed-strings\b/))) return true
   const alternatives = topLevelAlternatives(pattern, extended ? '|' : '\\|')
   return alternatives.length === count && new Set(alternatives).size === count && alternatives.every((alternative) => /\w/.test(alternative))
+}
+
+/**
+ * Whether a pattern is a whole call: a name (`this.flush`, `registerRoute`),
+ * then `(`, then at most `)` or a first string argument (`addField("`). A
+ * call is a statement of its own line, so its lines are its matches. In an
+ * extended pattern the parenthesis is escaped (`\(`); in a basic one `\(`
+ * opens a group, and the pattern is no call.
+ */
+function isCall(pattern: string, extended: boolean): boolean {
+  if (extended ? /(?:^|[^\\])[()]/.test(pattern) : pattern.includes('\\(')) return false
+  const literal = pattern.replace(/\\([().])/g, '$1')
+  return /^(?:await\s+|new\s+)?[A-Za-z_$][\w$]*(?:(?:\?\.|\.|->|::)[A-Za-z_$][\w$]*)*\((?:\)|["'][^"'()]*["']?)?;?$/.test(literal)
 }
 
 /**
@@ -154,25 +173,193 @@ function groupCloses(text: string, open: string, close: string): number {
 const alwaysSucceeds = /^`?(?:wc|head|tail|sort|uniq|cat|tee|cut|tr|awk|sed)\b/
 
 /**
- * Whether a failing `git` before the pipe at `pipe` reads as a pass: the check
- * wants nothing (`| wc -l | grep -x 0`, `== 0`, "no output"), negates the
- * pipeline, or is a command (`commandZone`) whose status is the pipeline's and
- * whose last stage succeeds on any input. Output read or captured in `$(…)`
- * and compared with something else fails when `git` does, as it should.
+ * The parts of a segment that are commands: inside its code spans when it has
+ * them (`` - `git diff` shows nothing `` is prose around a command), else the
+ * whole segment.
  */
-function swallowsGitFailure(segment: string, gitIndex: number, pipe: number, commandZone: boolean): boolean {
-  const before = segment.slice(0, gitIndex)
-  const after = segment.slice(pipe + 1)
-  if (/!\s*`?$/.test(before)) return true
+function commandParts(segment: string): Range[] {
+  const ticks: number[] = []
+  for (let at = segment.indexOf('`'); at !== -1; at = segment.indexOf('`', at + 1)) ticks.push(at)
+  if (ticks.length < 2) return [[0, segment.length]]
+  const parts: Range[] = []
+  for (let index = 0; index + 1 < ticks.length; index += 2) parts.push([ticks[index] + 1, ticks[index + 1]])
+  return parts
+}
+
+/** One `git` command of a segment and the pipeline it stands in. */
+interface GitPipeline {
+  /** Where `git` starts. */
+  index: number
+  /** The `|` after the `git` command, when it pipes on. */
+  pipe?: number
+  /** Where the `git` command's own stage ends (its `|`, `;`, `)` or the end of its command part). */
+  stageEnd: number
+  /** Where its pipeline ends. */
+  pipelineEnd: number
+  /** Where the command it is part of ends: its `;` or `&`, else the end of the segment (prose after a code span speaks of it). */
+  commandEnd: number
+  /** It runs inside a `$(…)`, whose output something else reads. */
+  nested: boolean
+  /** Another command follows it after `;` or `&`, so the check's status is not its pipeline's. */
+  followed: boolean
+}
+
+/**
+ * The `git` commands of a segment that the shell runs (not inside quotes,
+ * except in a `$(…)` within them), each with the stage and pipeline it ends.
+ * One pass per command part, with a stack of the `$(…)`, `(…)` and `"…"` open;
+ * the `&` of a redirection (`2>&1`, `&>`) separates nothing.
+ */
+function gitPipelines(segment: string): GitPipeline[] {
+  const found: GitPipeline[] = []
+  const parts = commandParts(segment)
+  for (const [from, to] of parts) {
+    const stack: Array<'$(' | '(' | '"'> = []
+    const open: Array<{git: GitPipeline; depth: number}> = []
+    const inPart: GitPipeline[] = []
+    // Where the commands of the part end: `;`, `&` and `||` outside any `(…)`.
+    const separators: number[] = []
+    const close = (depth: number, at: number, endsCommand: boolean) => {
+      if (endsCommand && depth === 0) separators.push(at)
+      for (let index = open.length - 1; index >= 0; index--) {
+        if (open[index].depth < depth) continue
+        const {git} = open[index]
+        if (git.pipe === undefined) git.stageEnd = Math.min(git.stageEnd, at)
+        git.pipelineEnd = at
+        open.splice(index, 1)
+      }
+    }
+    for (let at = from; at < to; at++) {
+      const char = segment[at]
+      if (stack[stack.length - 1] === '"') {
+        if (char === '\\') at++
+        else if (char === '"') stack.pop()
+        else if (char === '$' && segment[at + 1] === '(') {
+          stack.push('$(')
+          at++
+        }
+        continue
+      }
+      if (char === "'") {
+        const quoteEnd = segment.indexOf("'", at + 1)
+        at = quoteEnd === -1 || quoteEnd >= to ? to : quoteEnd
+      } else if (char === '"') {
+        stack.push('"')
+      } else if (char === '\\') {
+        at++
+      } else if (char === '(') {
+        stack.push(segment[at - 1] === '$' ? '$(' : '(')
+      } else if (char === ')') {
+        close(stack.length, at, false)
+        stack.pop()
+      } else if (char === '|') {
+        if (segment[at + 1] === '|') close(stack.length, at++, true)
+        else {
+          for (const {git, depth} of open) {
+            if (depth !== stack.length || git.pipe !== undefined) continue
+            git.pipe = at
+            git.stageEnd = at
+          }
+        }
+      } else if (char === ';' || (char === '&' && segment[at - 1] !== '>' && segment[at + 1] !== '>')) {
+        close(stack.length, at, true)
+      } else if (char === 'g' && segment.startsWith('git', at) && /^git\s+[a-z]/.test(segment.slice(at, at + 8)) && !/[\w.@/-]/.test(segment[at - 1] ?? '')) {
+        const git = {index: at, stageEnd: to, pipelineEnd: to, commandEnd: to, nested: stack.includes('$('), followed: false}
+        open.push({git, depth: stack.length})
+        inPart.push(git)
+      }
+    }
+    close(0, to, false)
+    // Prose after a code span speaks of its command, up to the next span.
+    const next = parts.find(([start]) => start > to)
+    const partEnd = next ? next[0] - 1 : segment.length
+    for (const git of inPart) {
+      const separator = separators.find((at) => at > git.index)
+      git.commandEnd = separator ?? partEnd
+      git.followed = separator !== undefined
+    }
+    found.push(...inPart)
+  }
+  return found.sort((a, b) => a.index - b.index)
+}
+
+/**
+ * Whether a failing `git` reads as a pass: the check wants nothing (`| wc -l
+ * | grep -x 0`, `== 0`, "no output"), negates the pipeline, or is a command
+ * (`commandZone`) whose status is the pipeline's and whose last stage
+ * succeeds on any input. Output read or captured in `$(…)` and compared with
+ * something else fails when `git` does, as it should.
+ */
+function swallowsGitFailure(segment: string, git: GitPipeline, commandZone: boolean): boolean {
+  if (git.pipe === undefined) return false
+  if (negatedAt(segment, git.index)) return true
+  const after = segment.slice(git.pipe + 1, git.commandEnd)
   if (lineComparisons(after).includes('0') || /(?:==?|-eq)\s*0(?!\d)|\bno (?:output|match|matches|lines?|results?)\b|\bis empty\b|\bnothing\b/i.test(after)) return true
-  if (!commandZone || before.lastIndexOf('$(') > before.lastIndexOf(')')) return false
-  const stages = after.split(/[|;]/)
-  return alwaysSucceeds.test(stages[stages.length - 1].trim())
+  if (!commandZone || git.nested || git.followed) return false
+  return alwaysSucceeds.test(lastStage(segment, git))
+}
+
+/** `! git …`: the pipeline's status is turned over. */
+function negatedAt(segment: string, index: number): boolean {
+  return /!\s*`?$/.test(segment.slice(Math.max(0, index - 4), index))
+}
+
+/** The last stage of the pipeline a `git` pipes into. */
+function lastStage(segment: string, git: GitPipeline): string {
+  const stages = segment.slice((git.pipe ?? git.index) + 1, git.pipelineEnd).split('|')
+  return stages[stages.length - 1].trim()
+}
+
+/**
+ * A `git` whose failure fails its segment: not in `$(…)`, not negated, and
+ * alone or piped into a grep that must match (`git log -1 --pretty=%s | grep
+ * -qxF 'feat: x'`). After it in an `&&` chain, a `git` on the same
+ * repository cannot fail alone: the chain stops first.
+ */
+function guardingGit(segment: string, pipelines: GitPipeline[], commandZone: boolean): GitPipeline | undefined {
+  return pipelines.find((git) => {
+    if (git.nested || negatedAt(segment, git.index)) return false
+    if (git.pipe === undefined) return true
+    if (swallowsGitFailure(segment, git, commandZone)) return false
+    const grep = grepCalls(lastStage(segment, git))[0]
+    return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options)
+  })
+}
+
+/** The remote-tracking refs a command names (`origin/main`, `@{u}`): they can be missing where `HEAD` is not. */
+function remoteRefs(text: string): string[] {
+  return text.match(/\b(?:origin|upstream)\/[\w./-]+|@\{u(?:pstream)?\}/g) ?? []
+}
+
+/**
+ * Whether a task's checks pin `HEAD` to its own commit: `git log -1
+ * --pretty=%s` (or `%B`, `--oneline`, `git show -s --format=%s`) piped into a
+ * grep that must match, or followed by the subject in a code span ("`git log
+ * -1 --pretty=%s` is `fix(03): trim`"). Then `HEAD~1` is that commit's parent.
+ */
+function pinsHead(text: string): boolean {
+  return shellSegments(text).some((segment) =>
+    gitPipelines(segment.text).some((git) => {
+      const stage = segment.text.slice(git.index, git.stageEnd)
+      if (!/%[sB]|oneline/.test(stage) || !(/^git\s+show\b/.test(stage) || (/^git\s+log\b/.test(stage) && /\s(?:-1|-n\s*1|--max-count=1)(?!\S)/.test(stage)))) return false
+      if (git.pipe === undefined) return /`[^`\n]+`/.test(segment.text.slice(git.stageEnd + 1))
+      const grep = grepCalls(lastStage(segment.text, git))[0]
+      return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options) && !negatedAt(segment.text, git.index)
+    })
+  )
+}
+
+/** Where a segment sits in its zone's `&&` chain: the `git` commands before it that fail the chain first. */
+interface Chain {
+  /** The text of the guarding `git` stages so far, or undefined when none. */
+  guard: string | undefined
+  /** The task's checks pin `HEAD` to its commit (`pinsHead`). */
+  pinned: boolean
 }
 
 /** The traps in one `&&`/`||` segment of a check. */
-function trapsIn(segment: string, commandZone: boolean, committed: boolean): Array<Omit<Found, 'range'> & {index: number; length: number}> {
-  const traps: Array<Omit<Found, 'range'> & {index: number; length: number}> = []
+function trapsIn(segment: string, pipelines: GitPipeline[], commandZone: boolean, committed: boolean, chain: Chain): TrapIn[] {
+  const traps: TrapIn[] = []
   const calls = grepCalls(segment)
   if (calls.some((call) => countsMatches(call.options))) {
     // A number in the text a grep looks for (`grep -c "LIMIT = 5" f`) is not the count it expects; quotes count as the pattern's.
@@ -188,10 +375,12 @@ function trapsIn(segment: string, commandZone: boolean, committed: boolean): Arr
         !linesAreMatches(countOf(calls, candidate.index), candidate.count)
     )
     if (exact) {
+      const call = countOf(calls, exact.index)
       traps.push({
         trap: 'R1',
         ...exact,
-        message: `An exact count out of \`grep -c\` (${exact.count}) can be false before any work starts: \`grep -c\` counts lines, not matches; use \`>= 1\`, \`== 0\`, or \`grep -n\` and read the line numbers (GSD plan-criteria R1)`
+        cause: `R1 ${call?.pattern} ${call ? grepTarget(call, (token) => !token.startsWith('-')) : ''} ${exact.count}`,
+        message: `An exact count out of \`grep -c\` (${exact.count}) can be false before any work starts: \`grep -c\` counts lines, not matches; use \`>= 1\`, \`== 0\`, or \`grep -n\` and read the line numbers`
       })
     }
   }
@@ -201,19 +390,20 @@ function trapsIn(segment: string, commandZone: boolean, committed: boolean): Arr
       trap: 'R3',
       index: variable.index + variable[0].indexOf('$'),
       length: variable[1].length,
-      message: `\`${variable[1]}\` unquoted in command position: zsh does not split it into words, so the shell looks for a command named by the whole expansion, exits 127, and a check of its status passes without testing anything; write the command out, or use a shell function (GSD plan-criteria R3)`
+      cause: `R3 ${variable[1]}`,
+      message: `\`${variable[1]}\` unquoted in command position: zsh does not split it into words, so the shell looks for a command named by the whole expansion, exits 127, and a check of its status passes without testing anything; write the command out, or use a shell function`
     })
   }
-  // The first `git` and the first `|` after it (a segment is one line): `/git\s+[a-z][^|]*\|/` would rescan the line per `git`.
-  const git = /\bgit\s+[a-z]/.exec(segment)
-  const pipe = git ? segment.indexOf('|', git.index) : -1
-  const pipedGit = git && pipe !== -1 ? {index: git.index, 0: segment.slice(git.index, pipe + 1)} : undefined
-  if (pipedGit && swallowsGitFailure(segment, pipedGit.index, pipe, commandZone)) {
+  const covered = (stage: string) => chain.guard !== undefined && remoteRefs(stage).every((ref) => chain.guard!.includes(ref))
+  const swallowed = pipelines.find((git) => git.pipe !== undefined && swallowsGitFailure(segment, git, commandZone) && !covered(segment.slice(git.index, git.stageEnd)))
+  if (swallowed) {
+    const stage = segment.slice(swallowed.index, swallowed.stageEnd).trimEnd()
     traps.push({
       trap: 'R4',
-      index: pipedGit.index,
-      length: pipedGit[0].slice(0, -1).trimEnd().length,
-      message: 'A `git` command before a pipe: the pipeline reports the last command\'s status, so a failing `git` reads as clean; capture its status first (GSD plan-criteria R4)',
+      index: swallowed.index,
+      length: stage.length,
+      cause: `R4 ${stage.replace(/\s+/g, ' ')}`,
+      message: 'A `git` command before a pipe: the pipeline reports the last command\'s status, so a failing `git` reads as clean; capture its status first',
       severity: 'warning'
     })
   }
@@ -223,17 +413,23 @@ function trapsIn(segment: string, commandZone: boolean, committed: boolean): Arr
       trap: 'R5',
       index: wc.index,
       length: 2,
-      message: '`wc` output compared as a string can never match on BSD `wc`, which pads the number with spaces; compare numerically (`test "$n" -eq 0`) or strip the spaces first (GSD plan-criteria R5)'
+      cause: `R5 ${segment.replace(/\s+/g, ' ')}`,
+      message: '`wc` output compared as a string can never match on BSD `wc`, which pads the number with spaces; compare numerically (`test "$n" -eq 0`) or strip the spaces first'
     })
   }
   const relative = relativeRevision(segment)
   if (relative) {
-    traps.push({
-      trap: 'R6',
-      index: relative.index,
-      length: relative.length,
-      message: '`HEAD~N` names whatever commit landed last, in a repository where other sessions commit too; pin an explicit range (`<sha>^..<sha>`) (GSD plan-criteria R6)'
-    })
+    // With `HEAD` pinned to this task's commit, `HEAD~1` is its parent, as the plan means.
+    if (!(chain.pinned && !/HEAD~(?!1\b)\d/.test(relative.stage))) {
+      const text = segment.slice(relative.index, relative.index + relative.length)
+      traps.push({
+        trap: 'R6',
+        index: relative.index,
+        length: relative.length,
+        cause: `R6 ${text.replace(/\s+/g, ' ')}`,
+        message: '`HEAD~N` names whatever commit landed last, in a repository where other sessions commit too; pin an explicit range (`<sha>^..<sha>`)'
+      })
+    }
   } else {
     const diff = /\bgit\s+diff\b([^`\n|;&<>]*)/.exec(segment)
     const rest = diff?.[1].trim()
@@ -241,11 +437,13 @@ function trapsIn(segment: string, commandZone: boolean, committed: boolean): Arr
     const placeholder = diff !== null && /^<[\w.-]+>/.test(segment.slice(diff.index + diff[0].length))
     // A task's checks run before its commit, so a bare `git diff` sees its change, unless its action commits first.
     if (diff && committed && !placeholder && (rest === '' || /^-{1,2}[A-Za-z-]+$/.test(rest!))) {
+      const text = diff[0].trimEnd()
       traps.push({
         trap: 'R6',
         index: diff.index,
-        length: diff[0].trimEnd().length,
-        message: 'A bare `git diff` shows nothing for a committed change, so this check passes without testing it; pin a range (`<sha>^..<sha>`), unless it is meant to check the uncommitted tree (GSD plan-criteria R6)',
+        length: text.length,
+        cause: `R6 ${text.replace(/\s+/g, ' ')}`,
+        message: 'A bare `git diff` shows nothing for a committed change, so this check passes without testing it; pin a range (`<sha>^..<sha>`), unless it is meant to check the uncommitted tree',
         severity: 'warning'
       })
     }
@@ -267,11 +465,12 @@ export default defineRule({
   check({document, report}) {
     const view = shellView(document.text)
     const allowed = allowedTraps(view)
-    for (const {element, prose} of criteriaZones(document)) {
+    const zones = criteriaZones(document)
+    const pinned = new Set(zones.filter(({element}) => pinsHead(view.slice(...element.contentRange))).map(({element}) => taskOf(element)))
+    const found: Found[] = []
+    for (const {element, prose} of zones) {
       const [start, end] = element.contentRange
       const zone = view.slice(start, end)
-      const reported = new Set<string>()
-      const found: Found[] = []
       if (prose) {
         for (const pattern of bulkRed) {
           const match = pattern.exec(zone)
@@ -279,40 +478,61 @@ export default defineRule({
           found.push({
             trap: 'R2',
             range: [start + match.index, start + match.index + match[0].length],
-            message: 'A claim that all N tests were observed failing cannot hold when a test asserts that something does not change: such a test cannot fail before the change; say that each test discriminates (fails before the change, passes after) (GSD plan-criteria R2)'
+            cause: `R2 ${match[0].replace(/\s+/g, ' ')}`,
+            message: 'A claim that all N tests were observed failing cannot hold when a test asserts that something does not change: such a test cannot fail before the change; say that each test discriminates (fails before the change, passes after)'
           })
           break
         }
       }
-      const committed = elementsNamed(taskOf(element), 'action').some((action) => /\bgit\s+commit\b/.test(view.slice(...action.contentRange)))
+      const task = taskOf(element)
+      const committed = elementsNamed(task, 'action').some((action) => /\bgit\s+commit\b/.test(view.slice(...action.contentRange)))
+      const chain: Chain = {guard: undefined, pinned: pinned.has(task)}
+      let previousEnd: number | undefined
       for (const segment of shellSegments(zone, start)) {
-        for (const trap of trapsIn(segment.text, !prose, committed)) {
+        // A segment after `&&` runs only when the ones before it passed; a new line starts a new chain.
+        if (previousEnd === undefined || view.slice(previousEnd, segment.start).trim() !== '&&') chain.guard = undefined
+        previousEnd = segment.start + segment.text.length
+        const pipelines = gitPipelines(segment.text)
+        for (const trap of trapsIn(segment.text, pipelines, !prose, committed, chain)) {
           found.push({...trap, range: [segment.start + trap.index, segment.start + trap.index + trap.length]})
         }
+        const guard = guardingGit(segment.text, pipelines, !prose)
+        if (guard) chain.guard = `${chain.guard ?? ''} ${segment.text.slice(guard.index, guard.stageEnd)}`
       }
-      for (const trap of found.sort((a, b) => a.range[0] - b.range[0])) {
-        const key = `${trap.trap}:${lineOf(document, trap.range[0])}`
-        if (allowed.has(trap.trap) || reported.has(key)) continue
-        reported.add(key)
-        report({message: trap.message, range: trap.range, ...(trap.severity ? {severity: trap.severity} : {})})
-      }
+    }
+    // One message per cause, at its first place, naming the other lines; one per trap and line.
+    const causes = new Map<string, {trap: Found; lines: number[]}>()
+    const seen = new Set<string>()
+    for (const trap of found.sort((a, b) => a.range[0] - b.range[0])) {
+      const line = lineOf(document, trap.range[0])
+      if (allowed.has(trap.trap) || seen.has(`${trap.trap}:${line}`)) continue
+      seen.add(`${trap.trap}:${line}`)
+      const known = causes.get(trap.cause)
+      if (known) known.lines.push(line)
+      else causes.set(trap.cause, {trap, lines: []})
+    }
+    for (const {trap, lines} of causes.values()) {
+      const others = lines.length > 0 ? `; the same ${trap.trap === 'R2' ? 'claim' : 'command'} is on line${lines.length > 1 ? 's' : ''} ${andList(lines.map(String))}` : ''
+      report({message: `${trap.message}${others} (GSD plan-criteria ${trap.trap})`, range: trap.range, ...(trap.severity ? {severity: trap.severity} : {})})
     }
   }
 })
 
 /**
- * The first `git diff`/`git log` whose pipe stage goes on to name `HEAD~N`. Stage by stage,
- * so the search stays linear (one lazy pattern over the segment backtracked per `git`).
+ * The first `git diff`/`git log` whose pipe stage goes on to name `HEAD~N`,
+ * with that stage. Stage by stage (a stage ends at a pipe, a chain operator,
+ * `;` or a code span's backtick), so the search stays linear (one lazy
+ * pattern over the segment backtracked per `git`).
  */
-function relativeRevision(segment: string): {index: number; length: number} | undefined {
+function relativeRevision(segment: string): {index: number; length: number; stage: string} | undefined {
   let start = 0
-  for (const stage of segment.split(/[\n|;&]/)) {
+  for (const stage of segment.split(/[\n|;&`]/)) {
     const git = /\bgit\s+(?:diff|log)\b/.exec(stage)
     const head = git ? /\bHEAD~\d+/g : undefined
     if (git && head) {
       head.lastIndex = git.index + git[0].length
       const found = head.exec(stage)
-      if (found) return {index: start + git.index, length: found.index + found[0].length - git.index}
+      if (found) return {index: start + git.index, length: found.index + found[0].length - git.index, stage}
     }
     start += stage.length + 1
   }

@@ -38,7 +38,7 @@ export default defineRule({
     const view = shellView(document.text)
     const allowed = allowListed(view, 'planner-discipline-allow')
     const bodyStart = document.frontmatter?.range[1] ?? 0
-    const tasks = document.tasks.map((task) => ({task, files: filesOf(document, task)}))
+    const tasks = document.tasks.map((task) => ({task, files: filesOf(document, task), untouched: filesLeftAlone(view.slice(...task.range))}))
     const gates = new Map<string, Gate>()
     // Tags become spaces, so `f.ts</automated>` reads as the file `f.ts`.
     for (const segment of shellSegments(blankTags(view.slice(bodyStart)), bodyStart)) {
@@ -52,6 +52,8 @@ export default defineRule({
         // A check of a program's output (`npm run build | grep -c warning`) cannot see a comment in a file.
         if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || readsProgramOutput(segment.text, call)) continue
         const scope = {task: owner, file: grepTarget(call, (token) => !token.startsWith('-'))}
+        // An echo lands in a code comment, and a JSON file has none.
+        if (scope.file !== undefined && holdsNoComments(scope.file) && !readsMore(call.rest, scope.file)) continue
         const known = gates.get(call.pattern)
         // A quoted gate of the literal wins over an unquoted one met before it: the literal's extent is then known.
         if (known && (known.quoted || !quoted)) known.scopes.push(scope)
@@ -59,18 +61,18 @@ export default defineRule({
       }
     }
     if (gates.size === 0) return
-    const zones = tasks.flatMap(({task, files}) =>
-      elementsNamed(task, 'action').map((action) => {
-        const [start, end] = action.contentRange
-        // A grep pasted into the action is a command to run, not text to write.
-        const excluded: Range[] = grepPatterns(view.slice(start, end), start)
-        return {task, files, start, end, excluded}
-      })
-    )
     const fenced = document.opaque
       .filter((region) => region.kind === 'fenced')
       .map((region) => region.range)
       .sort((a, b) => a[0] - b[0])
+    const zones = tasks.flatMap(({task, files, untouched}) =>
+      elementsNamed(task, 'action').map((action) => {
+        const [start, end] = action.contentRange
+        // A grep pasted into the action is a command to run, not text to write; a block shown as the code to replace is what goes.
+        const excluded: Range[] = [...grepPatterns(view.slice(start, end), start), ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end && introducesOldCode(view, start, fence[0]))]
+        return {task, files, untouched, start, end, excluded}
+      })
+    )
     for (const [literal, gate] of gates) {
       // An echo matters only where the executor may write it into the file the gate reads.
       const echo = firstEcho(view, literal, zones, (zone, at) => gate.scopes.some((scope) => writesInto(zone, scope) && writtenBeforeCheck(zone.task, at, scope, fenced)))
@@ -136,11 +138,87 @@ function withoutTrailingPunctuation(word: string): string {
  * gate's own task, or one of its files (`filesOf`) is that file, lies in that
  * folder or glob, or covers it, or has its name; or either side is unknown.
  */
-function writesInto(zone: {task: Element; files: string[]}, scope: Gate['scopes'][number]): boolean {
+function writesInto(zone: {task: Element; files: string[]; untouched: string[]}, scope: Gate['scopes'][number]): boolean {
   const target = scope.file
+  if (target !== undefined && zone.untouched.some((file) => namesFile(file, target))) return false
   if (scope.task === zone.task || target === undefined || zone.files.length === 0 || ['.', './'].includes(target)) return true
+  return zone.files.some((file) => namesFile(file, target))
+}
+
+/** Whether two paths name the same file or folder: one covers the other, or one is a bare name that is the other's. */
+function namesFile(file: string, target: string): boolean {
   const sameName = (a: string, b: string) => !a.includes('/') && path.posix.basename(b) === a
-  return zone.files.some((file) => pathCovers(target, file) || pathCovers(file, target) || sameName(target, file) || sameName(file, target))
+  return pathCovers(target, file) || pathCovers(file, target) || sameName(target, file) || sameName(file, target)
+}
+
+/**
+ * A file the executor is told to leave as it is: named right after "do not
+ * touch" ("Do NOT touch `registry.ts`", "never edit the file a.ts"), inside
+ * "leave … alone", or right before "byte-identical", "untouched" or
+ * "read-only" ("`registry.ts` stays byte-identical"). What is said of part of
+ * a file ("do NOT modify the existing content", "`grep -c X f.cs` unchanged")
+ * is not the file.
+ */
+const fileName = String.raw`[\w@~./-]+\.[A-Za-z][A-Za-z0-9]{0,5}`
+const fileLeftAlone = [
+  new RegExp(String.raw`\b(?:do not|don't|never|must not)\s+(?:touch|modify|edit|change)\s+(?:the\s+(?:file\s+)?)?[\x60'"]?(${fileName})`, 'gi'),
+  new RegExp(String.raw`\bleave\s+[\x60'"]?(${fileName})[\x60'"]?\s+(?:alone|untouched|unchanged|as is)\b`, 'gi')
+]
+
+/** The files a task is told to leave alone (`fileLeftAlone`). */
+function filesLeftAlone(text: string): string[] {
+  const named = fileLeftAlone.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]))
+  // "`registry.ts` stays byte-identical": read back word by word from the adjective, so no pattern rescans the text.
+  for (const match of text.matchAll(/\b(?:byte-identical|untouched|read-only)\b/gi)) {
+    // Quotes and backticks separate words as spaces do: "`registry.ts` stays".
+    const words = text
+      .slice(Math.max(0, match.index - 80), match.index)
+      .split(/[\s`'"]+/)
+      .filter(Boolean)
+    if (/^(?:stays?|remains?|is|are|be)$/i.test(words[words.length - 1] ?? '')) words.pop()
+    if (words[words.length - 1] === 'must') words.pop()
+    const word = words.pop() ?? ''
+    if (new RegExp(`^${fileName}$`).test(word)) named.push(word)
+  }
+  return named.map(normalizePath)
+}
+
+/** Whether a grep reads more than `file` (`grep -rE X package.json lib`). */
+function readsMore(rest: string, file: string): boolean {
+  const at = rest.indexOf(file)
+  return at !== -1 && /^['"]?\s+[^\s|&;)<>`'"-]/.test(rest.slice(at + file.length))
+}
+
+/**
+ * Whether a file holds no comments, so that an echo cannot land in it: JSON,
+ * but not the JSON configs that take comments (`tsconfig*.json`,
+ * `jsconfig*.json`, `devcontainer.json`, `.vscode/` and `.devcontainer/`).
+ */
+function holdsNoComments(file: string): boolean {
+  const name = path.posix.basename(file)
+  return /\.json$/i.test(name) && !/^(?:[tj]sconfig\b.*|devcontainer)\.json$/i.test(name) && !/(?:^|\/)\.(?:vscode|devcontainer)\//.test(file)
+}
+
+/**
+ * Whether the line before a fenced block (within the action) presents the
+ * block as the code to take out: "Replace:", "Before:", "Currently (line
+ * 74):", "Delete the entire block:", "The current code is:", "find the
+ * block:". A verb of taking away followed by what comes instead ("Replace the
+ * stub with:", "change it to:") introduces the new code.
+ */
+function introducesOldCode(view: string, from: number, fence: number): boolean {
+  const before = view.slice(from, fence).trimEnd()
+  const line = before
+    .slice(before.lastIndexOf('\n') + 1)
+    .replace(/`[^`\n]*`/g, ' ')
+    .replace(/[*_#>]/g, ' ')
+    .trim()
+  if (!line.endsWith(':')) return false
+  if (/^(?:\d+[.)]\s*)?(?:the\s+)?(?:before|old|original|current(?:ly)?|existing)\b/i.test(line) || /\(\s*(?:current(?:ly)?|existing)\b/i.test(line)) {
+    return !/\b(?:after|new|final)\b/i.test(line)
+  }
+  const verb = /\b(?:replace|change|delete|remove|find|locate|swap)\b/i.exec(line) ?? /замен|удал|ersetz|entfern|reemplaz|remplac|supprim|替换|删除|置き換|削除/i.exec(line)
+  return verb !== null && !/\b(?:with|to|into|by|as|add|insert|append|write|use|new|after|final|becomes?|por|con|par|avec|durch|mit)\b|[に为成]|(?:^|\s)на(?:\s|$)/i.test(line.slice(verb.index + verb[0].length))
 }
 
 /**

@@ -90,7 +90,27 @@ export function shellSegments(text: string, offset = 0): ShellSegment[] {
  * "returns 0", "outputs 0", "prints 0".
  */
 function comparesWithZero(text: string): boolean {
-  return /\s(?:==?|->|→)\s*0(?!\.?\d)/.test(text) || /-eq\s+0\b/.test(text) || /\b(?:equals?|returns?|outputs?|prints?|be)\s+0(?!\.?\d)/i.test(text)
+  return [/\s(?:==?|->|→)\s*0(?!\.?\d)/g, /-eq\s+0\b/g, /\b(?:equals?|returns?|outputs?|prints?|be)\s+0(?!\.?\d)/gi].some((pattern) => unconditionally(text, pattern))
+}
+
+/**
+ * Whether a condition leads to the end of `before` ("If it returns 0, stop",
+ * "if NO matches, delete it"): what follows is a branch of a decision, not a
+ * check that must pass. Read in its clause (after the last stop, `;`, `:` or
+ * line break) of the 60 characters before.
+ */
+function ledByCondition(before: string): boolean {
+  const text = before.slice(-60)
+  const clauseStart = Math.max(...['.', ';', ':', '!', '?', '\n'].map((stop) => text.lastIndexOf(stop)))
+  return /\b(?:if|whether|unless|in case)\b/i.test(text.slice(clauseStart + 1))
+}
+
+/** Whether `pattern` (global) matches `text` somewhere that no condition leads. */
+function unconditionally(text: string, pattern: RegExp): boolean {
+  for (const match of text.matchAll(pattern)) {
+    if (!ledByCondition(text.slice(0, match.index))) return true
+  }
+  return false
 }
 
 const grepCall = /grep((?:\s+-{1,2}[A-Za-z][A-Za-z-]*)+)\s+(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"|>&;$()[\]]+))/g
@@ -211,7 +231,7 @@ export function grepTarget(call: GrepCall, isFile: (token: string) => boolean): 
 export type NegativeForm = 'grep -c … == 0' | '! grep …' | 'grep … returns nothing'
 
 /** Words that say a grep finds nothing: "returns nothing", "no output", "no matches", "is empty". */
-const expectsNothing = /\b(?:returns?|prints?|outputs?|shows?|finds?|yields?|gives?)\s+nothing\b|\bno\s+(?:output|match(?:es)?|results?|hits)\b|\b(?:is|be)\s+empty\b/i
+const expectsNothing = /\b(?:returns?|prints?|outputs?|shows?|finds?|yields?|gives?)\s+nothing\b|\bno\s+(?:output|match(?:es)?|results?|hits)\b|\b(?:is|be)\s+empty\b/gi
 
 /**
  * The greps of a segment that must find nothing for their command to pass: a
@@ -226,11 +246,12 @@ export function negativeGreps(segment: string): Array<GrepCall & {form: Negative
   const calls = grepCalls(segment)
   const negative: Array<GrepCall & {form: NegativeForm}> = []
   for (const [index, call] of calls.entries()) {
-    if (invertsMatch(call.options)) continue
+    // "If `grep -c X f` returns 0, stop": the grep picks a branch.
+    if (invertsMatch(call.options) || ledByCondition(segment.slice(0, call.start))) continue
     const first = index === 0 || calls[index - 1].commandStart !== call.commandStart
     if (countsMatches(call.options) && comparesWithZero(call.tail)) negative.push({...call, form: 'grep -c … == 0'})
     else if (first && negated(segment, call)) negative.push({...call, form: '! grep …'})
-    else if (first && !countsMatches(call.options) && expectsNothing.test(call.tail)) negative.push({...call, form: 'grep … returns nothing'})
+    else if (first && !countsMatches(call.options) && unconditionally(call.tail, expectsNothing)) negative.push({...call, form: 'grep … returns nothing'})
   }
   return negative
 }
