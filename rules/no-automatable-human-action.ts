@@ -82,7 +82,7 @@ const builtInWork: AutomatableWork[] = [
   {pattern: String.raw`\bcopy\b[^.\n]{0,60}\b(into|to) (the )?[^.\n]{0,30}\b(dashboard|settings|console|config|\.env)\b`, work: 'copy values between services', tool: ''},
   {pattern: String.raw`\b(create|edit|update|write|add|append)\b[^\n]{0,60}?(\.env\b|\.env\.local|config file|log file|\b\w+\.(json|ya?ml|toml|ts|js|md|log|txt|csv)\b)`, work: 'create or edit files', tool: 'the Write tool'},
   // Reading a file the repository holds (a SUMMARY, a log) and acting on what it says is the agent's Read tool, not a person's.
-  {pattern: String.raw`\b(read|open)\b[^\n]{0,30}?[\w.-]*(summary|report|log|results?|findings?)[\w.-]*\.(md|json|log|txt)\b[^.\n]{0,80}\b(map|match|pick|choose|classify|record|note|decide|branch|append|copy|write)\b`, work: 'read files and act on them', tool: 'the Read tool'},
+  {pattern: String.raw`\b(read|open)\b[^\n]{0,30}?(?<![\w.-])[\w.-]{0,60}?(summary|report|log|results?|findings?)[\w.-]{0,40}\.(md|json|log|txt)\b[^.\n]{0,80}\b(map|match|pick|choose|classify|record|note|decide|branch|append|copy|write)\b`, work: 'read files and act on them', tool: 'the Read tool'},
   // A value in a public page's code (a captcha sitekey, a public client id): curl or a headless browser reads it.
   {pattern: String.raw`\b(find|get|copy|grab|look up|locate|extract|read)\b[^.\n]{0,60}\b(devtools|dev tools|developer tools|view[- ]source|page source|network tab)\b|\b(devtools|developer tools|network tab)\b[^.\n]{0,60}\b(find|copy|grab|look for|search|extract|locate)\b`, work: "read values off a web page", tool: 'curl or Playwright'},
   // Making icons or images in set sizes from a logo: ImageMagick or sharp does it.
