@@ -23,6 +23,21 @@ function writesTestsOnly(document: PlanDocument, task: Element): boolean {
   return paths.length > 0 && paths.every((entry) => testFile.test(normalizePath(entry.path)))
 }
 
+/**
+ * Whether a `tdd="true"` task is a later half of a pair begun by an earlier task
+ * of this plan that has a `<behavior>`: it reads a test file that task writes
+ * (GREEN), or says REFACTOR; that `<behavior>` pins what it must do.
+ */
+function followsTestsOf(document: PlanDocument, task: Element): boolean {
+  const text = document.text.slice(task.contentRange[0], Math.min(task.contentRange[1], task.contentRange[0] + 20_000))
+  return document.tasks.slice(0, document.tasks.indexOf(task)).some((earlier) => {
+    if (!child(earlier, 'behavior')) return false
+    if (/\bREFACTOR\b/.test(text)) return true
+    const tests = elementsNamed(earlier, 'files').flatMap((files) => pathEntries(document, files)).map((entry) => normalizePath(entry.path)).filter((path) => testFile.test(path))
+    return tests.some((path) => text.includes(path.slice(path.lastIndexOf('/') + 1)))
+  })
+}
+
 /** Whether wrapped lines are one sentence of prose: no list items, and at most one sentence end. */
 function oneSentence(lines: string[]): boolean {
   if (lines.some((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line))) return false
@@ -58,7 +73,7 @@ export default defineRule({
     const trackerIds = new Map<string, Element>()
     const withoutBehavior = document.tasks.filter(
       (task) =>
-        attribute(task, 'tdd')?.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !makesTestsPass(document, task) && !writesTestsOnly(document, task)
+        attribute(task, 'tdd')?.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !makesTestsPass(document, task) && !writesTestsOnly(document, task) && !followsTestsOf(document, task)
     )
     for (const task of document.tasks) {
       if (task === withoutBehavior[0]) {
