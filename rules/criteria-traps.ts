@@ -294,10 +294,13 @@ function swallowsGitFailure(segment: string, git: GitPipeline, commandZone: bool
   if (git.pipe === undefined) return false
   if (negatedAt(segment, git.index)) return true
   const after = segment.slice(git.pipe + 1, git.commandEnd)
-  if (lineComparisons(after).includes('0') || /(?:==?|-eq)\s*0(?!\d)|\bno (?:output|match|matches|lines?|results?)\b|\bis empty\b|\bnothing\b/i.test(after)) return true
+  if (lineComparisons(after).includes('0') || expectsNoOutput.test(after)) return true
   if (!commandZone || git.nested || git.followed) return false
   return alwaysSucceeds.test(lastStage(segment, git))
 }
+
+/** The check wants no output (`== 0`, "no matches", "is empty", "returns EMPTY", "nothing"): what a failing command prints. */
+const expectsNoOutput = /(?:==?|-eq)\s*0(?!\d)|\bno (?:output|match|matches|lines?|results?)\b|(?<!non-|not )\bempty\b|\bnothing\b/i
 
 /** `! git …`: the pipeline's status is turned over. */
 function negatedAt(segment: string, index: number): boolean {
@@ -319,7 +322,8 @@ function lastStage(segment: string, git: GitPipeline): string {
 function guardingGit(segment: string, pipelines: GitPipeline[], commandZone: boolean): GitPipeline | undefined {
   return pipelines.find((git) => {
     if (git.nested || negatedAt(segment, git.index)) return false
-    if (git.pipe === undefined) return true
+    // A bare `git` fails its check unless the check wants it to print nothing (`git diff --stat f` "returns EMPTY").
+    if (git.pipe === undefined) return !expectsNoOutput.test(segment.slice(git.stageEnd, git.commandEnd))
     if (swallowsGitFailure(segment, git, commandZone)) return false
     const grep = grepCalls(lastStage(segment, git))[0]
     return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options)
@@ -349,9 +353,9 @@ function pinsHead(text: string): boolean {
   )
 }
 
-/** Where a segment sits in its zone's `&&` chain: the `git` commands before it that fail the chain first. */
+/** Where a segment sits in its zone's `&&` chain: the `git` commands that fail the chain first, or another of the task's checks. */
 interface Chain {
-  /** The text of the guarding `git` stages so far, or undefined when none. */
+  /** The text of the guarding `git` stages: the task's checks', then the chain's so far; undefined when none. */
   guard: string | undefined
   /** The task's checks pin `HEAD` to its commit (`pinsHead`). */
   pinned: boolean
@@ -467,6 +471,14 @@ export default defineRule({
     const allowed = allowedTraps(view)
     const zones = criteriaZones(document)
     const pinned = new Set(zones.filter(({element}) => pinsHead(view.slice(...element.contentRange))).map(({element}) => taskOf(element)))
+    // All of a task's checks must pass: a `git` that fails its own check when `git` fails covers the task's other checks on that repository.
+    const taskGuards = new Map<Element, string>()
+    for (const {element, prose} of zones) {
+      for (const segment of shellSegments(view.slice(...element.contentRange), element.contentRange[0])) {
+        const guard = guardingGit(segment.text, gitPipelines(segment.text), !prose)
+        if (guard) taskGuards.set(taskOf(element), `${taskGuards.get(taskOf(element)) ?? ''} ${segment.text.slice(guard.index, guard.stageEnd)}`)
+      }
+    }
     const found: Found[] = []
     for (const {element, prose} of zones) {
       const [start, end] = element.contentRange
@@ -486,11 +498,11 @@ export default defineRule({
       }
       const task = taskOf(element)
       const committed = elementsNamed(task, 'action').some((action) => /\bgit\s+commit\b/.test(view.slice(...action.contentRange)))
-      const chain: Chain = {guard: undefined, pinned: pinned.has(task)}
+      const chain: Chain = {guard: taskGuards.get(task), pinned: pinned.has(task)}
       let previousEnd: number | undefined
       for (const segment of shellSegments(zone, start)) {
         // A segment after `&&` runs only when the ones before it passed; a new line starts a new chain.
-        if (previousEnd === undefined || view.slice(previousEnd, segment.start).trim() !== '&&') chain.guard = undefined
+        if (previousEnd === undefined || view.slice(previousEnd, segment.start).trim() !== '&&') chain.guard = taskGuards.get(task)
         previousEnd = segment.start + segment.text.length
         const pipelines = gitPipelines(segment.text)
         for (const trap of trapsIn(segment.text, pipelines, !prose, committed, chain)) {
