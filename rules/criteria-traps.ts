@@ -473,14 +473,18 @@ export default defineRule({
     const pinned = new Set(zones.filter(({element}) => pinsHead(view.slice(...element.contentRange))).map(({element}) => taskOf(element)))
     // All of a task's checks must pass: a `git` that fails its own check when `git` fails covers the task's other checks on that repository.
     const taskGuards = new Map<Element, string>()
-    for (const {element, prose} of zones) {
-      for (const segment of shellSegments(view.slice(...element.contentRange), element.contentRange[0])) {
-        const guard = guardingGit(segment.text, gitPipelines(segment.text), !prose)
-        if (guard) taskGuards.set(taskOf(element), `${taskGuards.get(taskOf(element)) ?? ''} ${segment.text.slice(guard.index, guard.stageEnd)}`)
-      }
-    }
+    // Each zone's segments, their `git` pipelines and guard, read once for both passes.
+    const read = zones.map(({element, prose}) =>
+      shellSegments(view.slice(...element.contentRange), element.contentRange[0]).map((segment) => {
+        const pipelines = gitPipelines(segment.text)
+        const guard = guardingGit(segment.text, pipelines, !prose)
+        const guardText = guard ? segment.text.slice(guard.index, guard.stageEnd) : undefined
+        if (guardText) taskGuards.set(taskOf(element), `${taskGuards.get(taskOf(element)) ?? ''} ${guardText}`)
+        return {segment, pipelines, guardText}
+      })
+    )
     const found: Found[] = []
-    for (const {element, prose} of zones) {
+    for (const [zoneIndex, {element, prose}] of zones.entries()) {
       const [start, end] = element.contentRange
       const zone = view.slice(start, end)
       if (prose) {
@@ -500,16 +504,14 @@ export default defineRule({
       const committed = elementsNamed(task, 'action').some((action) => /\bgit\s+commit\b/.test(view.slice(...action.contentRange)))
       const chain: Chain = {guard: taskGuards.get(task), pinned: pinned.has(task)}
       let previousEnd: number | undefined
-      for (const segment of shellSegments(zone, start)) {
+      for (const {segment, pipelines, guardText} of read[zoneIndex]) {
         // A segment after `&&` runs only when the ones before it passed; a new line starts a new chain.
         if (previousEnd === undefined || view.slice(previousEnd, segment.start).trim() !== '&&') chain.guard = taskGuards.get(task)
         previousEnd = segment.start + segment.text.length
-        const pipelines = gitPipelines(segment.text)
         for (const trap of trapsIn(segment.text, pipelines, !prose, committed, chain)) {
           found.push({...trap, range: [segment.start + trap.index, segment.start + trap.index + trap.length]})
         }
-        const guard = guardingGit(segment.text, pipelines, !prose)
-        if (guard) chain.guard = `${chain.guard ?? ''} ${segment.text.slice(guard.index, guard.stageEnd)}`
+        if (guardText) chain.guard = `${chain.guard ?? ''} ${guardText}`
       }
     }
     // One message per cause, at its first place, naming the other lines; one per trap and line.
