@@ -85,10 +85,19 @@ const lowerBound = /^(?:\+|\s*\(?(?:min(?:imum)?\b|or more\b|or greater\b|at lea
 
 /**
  * Words after a count that say it was measured as it stands ("= 4 (unchanged
- * from the baseline)"): a count of lines read off the same grep, not a guess
- * at matches.
+ * from the baseline)", "(both call sites untouched)"): a count of lines read
+ * off the same grep, not a guess at matches.
  */
-const keepsBaseline = /^[^\n]*?\b(?:unchanged|baseline|as before|same as before)\b/i
+const keepsBaseline = /^[^\n]*?\b(?:unchanged|untouched|intact|baseline|as before|same as before)\b/i
+
+/** The numbers a segment says are as things stand: "currently 12 calls", "12 calls today". */
+function currentCounts(segment: string): number[] {
+  const counts = []
+  for (const pattern of [/\b(?:currently|at present|right now)\b\D{0,40}(\d+)/gi, /\b(\d+)\D{0,40}?\b(?:today|currently|at present)\b/gi]) {
+    for (const match of segment.matchAll(pattern)) counts.push(Number(match[1]))
+  }
+  return counts
+}
 
 /** A bound (`≥ 12`, `>= 1`, `-ge 2`, "at least") between a grep and a later `= N`: that later number is prose ("3 × 4 = 12"), not the comparison. */
 function boundedBefore(segment: string, call: GrepCall | undefined, index: number): boolean {
@@ -103,9 +112,11 @@ function countOf(calls: GrepCall[], index: number): GrepCall | undefined {
 /**
  * Whether a count of `count` lines is a count of matches too: the pattern
  * matches whole lines (`-x`) or is anchored at the line start (`'^\s+(a|b)$'`,
- * `'^[[:space:]]*@Test'`), or it
- * is an alternation of `count` distinct alternatives, each named line once
- * (`'def test_a|def test_b'` == 2).
+ * `'^[[:space:]]*@Test'`), or it is what starts or makes up its line (see
+ * `lineHeads`), or a call or a callee (`isCall`), or any one token of a file
+ * whose lines are one entry each (YAML, TOML, INI, `.env`), or it is an
+ * alternation of `count` distinct alternatives, each named line once
+ * (`'def test_a|def test_b'` == 2, `'handle(Open|Close)Event'` == 2).
  */
 function linesAreMatches(call: GrepCall | undefined, count: number): boolean {
   if (!call) return false
@@ -113,23 +124,78 @@ function linesAreMatches(call: GrepCall | undefined, count: number): boolean {
   const pattern = call.pattern
   // A line has one start: a pattern anchored there matches at most once per line.
   if (pattern.startsWith('^')) return true
+  const fixed = hasOption(call.options, 'F', /--fixed-strings\b/)
   const extended = hasOption(call.options, 'E') || hasOption(call.options, 'P') || /--extended-regexp\b|--perl-regexp\b/.test(call.options)
-  if (isCall(pattern, extended && !hasOption(call.options, 'F', /--fixed-strings\b/))) return true
-  const alternatives = topLevelAlternatives(pattern, extended ? '|' : '\\|')
+  if (isCall(pattern, extended && !fixed)) return true
+  // The text the pattern matches, its escapes taken off (`\[x\]` is `[x]`); `\|` stays, as it is alternation in a basic pattern.
+  const text = fixed ? pattern : pattern.replace(/\\([^\w\s|])/g, '$1')
+  if (lineHeads.some((head) => head.test(text))) return true
+  const target = grepTarget(call, (token) => !token.startsWith('-'))
+  if (target !== undefined && entryPerLine.test(target) && !/\s/.test(text)) return true
+  const alternatives = namedAlternatives(pattern, extended ? '|' : '\\|')
   return alternatives.length === count && new Set(alternatives).size === count && alternatives.every((alternative) => /\w/.test(alternative))
 }
 
 /**
+ * What starts or makes up its line, so a line holds one: an assignment or a
+ * key (`FOO=`, `x = `, `  name:`, `secure: false`; not `==`, `::` or a
+ * URL's `://`), a declaration or a statement (`public static readonly`,
+ * `if (…)`, `return …`, `UPDATE …`), a Markdown heading, task-list box or
+ * table cell, an attribute or annotation (`[Test]`, `@Test`), and a whole
+ * string literal, as a list's element is written one to a line.
+ */
+const lineHeads = [
+  /^[\s"'-]*[A-Za-z_$][\w$.-]*\s*(?:=(?!=)|:(?![:/]))/,
+  /^\s*(?:export|public|private|protected|internal|static|readonly|abstract|final|override|async|const|let|var|val|def|function|func|fn|pub|class|struct|interface|enum|type|import)\s+[\w${*]/,
+  /^\s*(?:(?:if|for|while|switch)\s*\(|(?:return|throw)\s+\S|(?:UPDATE|CREATE|ALTER|DROP)\s+\w|INSERT\s+INTO\b|DELETE\s+FROM\b)/,
+  /^\s*#{1,6}\s/,
+  /^\s*(?:[-*]\s+)?\[[ xX]\]/,
+  /^\|[^|]+\|$/,
+  /^\[[A-Z][a-z]\w*(?:\([^)]*\))?\]$/,
+  /^@[A-Z]\w*$/,
+  /^(["'])[^"'\n]*\1,?$/
+]
+
+/** Files whose lines are one entry each (a key and its value, a list item): YAML, TOML, INI, `.env`. */
+const entryPerLine = /\.(?:ya?ml|toml|ini|cfg|properties)$|(?:^|\/)\.env(?:\.[\w.-]+)?$/i
+
+/**
  * Whether a pattern is a whole call: a name (`this.flush`, `registerRoute`),
- * then `(`, then at most `)` or a first string argument (`addField("`). A
- * call is a statement of its own line, so its lines are its matches. In an
+ * then `(`, then at most `)`, a first string argument (`addField("`) or the
+ * head of a call as first argument (`StartCoroutine(FadeIn(`); or a callee
+ * path of three names or more (`Registry.shared.register`, `Card.Instance?.Refresh`).
+ * A call is a statement of its own line, so its lines are its matches. In an
  * extended pattern the parenthesis is escaped (`\(`); in a basic one `\(`
  * opens a group, and the pattern is no call.
  */
 function isCall(pattern: string, extended: boolean): boolean {
   if (extended ? /(?:^|[^\\])[()]/.test(pattern) : pattern.includes('\\(')) return false
-  const literal = pattern.replace(/\\([().])/g, '$1')
-  return /^(?:await\s+|new\s+)?[A-Za-z_$][\w$]*(?:(?:\?\.|\.|->|::)[A-Za-z_$][\w$]*)*\((?:\)|["'][^"'()]*["']?)?;?$/.test(literal)
+  return callShape.test(pattern.replace(/\\([().])/g, '$1'))
+}
+
+const name = String.raw`[A-Za-z_$][\w$]*`
+const namePath = String.raw`${name}(?:(?:\?\.|\.|->|::)${name})*`
+const callShape = new RegExp(String.raw`^(?:await\s+|new\s+)?${namePath}\((?:\)|["'][^"'()]*["']?|${namePath}\()?;?$|^${name}(?:(?:\?\.|\.|->|::)${name}){2,}$`)
+
+/**
+ * The alternatives a pattern names: those at its outermost level, or else
+ * those of its one group between a prefix and a suffix without alternation
+ * (`handle(Open|Close)Event` is `Open`, `Close`).
+ */
+function namedAlternatives(pattern: string, bar: '|' | '\\|'): string[] {
+  const outer = topLevelAlternatives(pattern, bar)
+  if (outer.length > 0) return outer
+  const open = bar === '|' ? '(' : '\\('
+  let start = -1
+  for (let index = 0; index < pattern.length && start === -1; index++) {
+    if (pattern.startsWith(open, index)) start = index
+    else if (pattern[index] === '\\') index++
+  }
+  const length = start === -1 ? -1 : groupCloses(pattern.slice(start), open, bar === '|' ? ')' : '\\)')
+  if (length === -1) return []
+  const end = start + length + (bar === '|' ? 1 : 2)
+  if ((pattern.slice(0, start) + pattern.slice(end)).includes('|')) return []
+  return topLevelAlternatives(pattern.slice(start, end), bar)
 }
 
 /**
@@ -374,7 +440,10 @@ function trapsIn(segment: string, pipelines: GitPipeline[], commandZone: boolean
         candidate.count >= 2 &&
         !inPattern(candidate.index, candidate.length) &&
         !lowerBound.test(segment.slice(candidate.index + candidate.length, candidate.index + candidate.length + 24)) &&
+        // A number before any counting grep is prose ("keeps `MAX = 50`"), not its comparison.
+        countOf(calls, candidate.index) !== undefined &&
         !keepsBaseline.test(segment.slice(candidate.index + candidate.length, candidate.index + candidate.length + 80)) &&
+        !currentCounts(segment).includes(candidate.count) &&
         !boundedBefore(segment, countOf(calls, candidate.index), candidate.index) &&
         !linesAreMatches(countOf(calls, candidate.index), candidate.count)
     )
