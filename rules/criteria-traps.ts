@@ -402,21 +402,34 @@ function remoteRefs(text: string): string[] {
 }
 
 /**
- * Whether a task's checks pin `HEAD` to its own commit: `git log -1
- * --pretty=%s` (or `%B`, `--oneline`, `git show -s --format=%s`) piped into a
- * grep that must match, or followed by the subject in a code span ("`git log
- * -1 --pretty=%s` is `fix(03): trim`"). Then `HEAD~1` is that commit's parent.
+ * Whether a task's checks pin `HEAD` to its own commit: a read of `HEAD`'s
+ * own commit (`readsHeadCommit`) piped into a grep that must match, or in a
+ * criterion that says what it shows ("`git log -1 --pretty=%s` is
+ * `fix(03): trim`", "`git log --oneline -2 HEAD` shows `fix(03): trim` on
+ * top", "a `fix(03)` commit (check with `git show --stat HEAD`)"). Then
+ * `HEAD~1` is that commit's parent.
  */
 function pinsHead(text: string): boolean {
   return shellSegments(text).some((segment) =>
     gitPipelines(segment.text).some((git) => {
-      const stage = segment.text.slice(git.index, git.stageEnd)
-      if (!/%[sB]|oneline/.test(stage) || !(/^git\s+show\b/.test(stage) || (/^git\s+log\b/.test(stage) && /\s(?:-1|-n\s*1|--max-count=1)(?!\S)/.test(stage)))) return false
-      if (git.pipe === undefined) return /`[^`\n]+`/.test(segment.text.slice(git.stageEnd + 1))
+      if (!readsHeadCommit(segment.text.slice(git.index, git.stageEnd))) return false
+      if (git.pipe === undefined) return /\p{L}/u.test(segment.text.slice(0, git.index).replace(/`$/, '') + segment.text.slice(git.stageEnd + 1))
       const grep = grepCalls(lastStage(segment.text, git))[0]
       return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options) && !negatedAt(segment.text, git.index)
     })
   )
+}
+
+/**
+ * Whether a `git` stage shows `HEAD`'s own commit with its subject: `git
+ * show` of `HEAD`, or `git log` of one or two commits from `HEAD` (the second
+ * is the parent `HEAD~1` names), in a format with the subject (the default,
+ * `%s`, `%B`, `--oneline`).
+ */
+function readsHeadCommit(stage: string): boolean {
+  if (!/^git\s+(?:show|log)\b/.test(stage) || /HEAD[~^]|\.\.|\s[\w./-]*:[\w./]|\b(?:origin|upstream)\/|\s[0-9a-f]{7,40}\b/.test(stage)) return false
+  if (/--(?:format|pretty)\b/.test(stage) && !/%[sB]|oneline|medium|full/.test(stage)) return false
+  return /^git\s+show\b/.test(stage) || /\s(?:-[12]|-n\s*[12]|--max-count=[12])(?!\S)/.test(stage)
 }
 
 /** Where a segment sits in its zone's `&&` chain: the `git` commands that fail the chain first, or another of the task's checks. */
