@@ -3,7 +3,7 @@ import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {andList, elementsNamed, lineOf, taskOf} from '../src/plan.js'
 import {defineRule, type Severity} from '../src/rule.js'
-import {allowListed, countsMatches, grepCalls, grepTarget, hasOption, invertsMatch, shellSegments, shellView, type GrepCall} from '../src/shell.js'
+import {allowListed, countsMatches, expectsNoOutput, grepCalls, grepTarget, hasOption, invertsMatch, shellSegments, shellView, type GrepCall} from '../src/shell.js'
 import {countUpTo} from '../src/sorted.js'
 
 type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
@@ -360,13 +360,18 @@ function swallowsGitFailure(segment: string, git: GitPipeline, commandZone: bool
   if (git.pipe === undefined) return false
   if (negatedAt(segment, git.index)) return true
   const after = segment.slice(git.pipe + 1, git.commandEnd)
-  if (lineComparisons(after).includes('0') || expectsNoOutput.test(after)) return true
+  if (lineComparisons(after).includes('0') || wantsNoOutput.test(after)) return true
   if (!commandZone || git.nested || git.followed) return false
   return alwaysSucceeds.test(lastStage(segment, git))
 }
 
-/** The check wants no output (`== 0`, "no matches", "is empty", "returns EMPTY", "nothing"): what a failing command prints. */
-const expectsNoOutput = /(?:==?|-eq)\s*0(?!\d)|\bno (?:output|match|matches|lines?|results?)\b|(?<!non-|not )\bempty\b|\bnothing\b/i
+/**
+ * The check wants no output, what a failing command prints: the words of any
+ * such check (`expectsNoOutput`), and also `== 0`, "no lines", and "empty" or
+ * "nothing" without a verb ("returns EMPTY"), which after a `git` command
+ * speak of its output (a grep's "no lines" may speak of a later stage's).
+ */
+const wantsNoOutput = new RegExp(String.raw`${expectsNoOutput}|(?:==?|-eq)\s*0(?!\d)|\bno\s+lines?\b|(?<!non-|not )\bempty\b|\bnothing\b`, 'i')
 
 /** `! git …`: the pipeline's status is turned over. */
 function negatedAt(segment: string, index: number): boolean {
@@ -389,7 +394,7 @@ function guardingGit(segment: string, pipelines: GitPipeline[], commandZone: boo
   return pipelines.find((git) => {
     if (git.nested || negatedAt(segment, git.index)) return false
     // A bare `git` fails its check unless the check wants it to print nothing (`git diff --stat f` "returns EMPTY").
-    if (git.pipe === undefined) return !expectsNoOutput.test(segment.slice(git.stageEnd, git.commandEnd))
+    if (git.pipe === undefined) return !wantsNoOutput.test(segment.slice(git.stageEnd, git.commandEnd))
     if (swallowsGitFailure(segment, git, commandZone)) return false
     const grep = grepCalls(lastStage(segment, git))[0]
     return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options)
