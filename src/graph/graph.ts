@@ -57,6 +57,19 @@ export interface PlanNode {
   summariesRead?: string[]
 }
 
+/** Whether a plan is still to run (`pending`), or why nothing will execute it again. */
+export type ExecutionState = 'pending' | 'executed' | 'superseded' | 'archived'
+
+/**
+ * Whether a folder (relative to the planning root) is in a finished milestone's
+ * archive: GSD's complete-milestone moves the milestone's phase folders to
+ * `milestones/v{X.Y}-phases/` (the name its find-phase matches, `^v[\d.]+-phases$`).
+ */
+export function isInMilestoneArchive(relativeDirectory: string): boolean {
+  const [first, second] = relativeDirectory.split(path.sep)
+  return first === 'milestones' && second !== undefined && /^v[\d.]+-phases$/i.test(second)
+}
+
 export type Resolution =
   | {status: 'resolved'; target: PlanNode}
   /** The plan file is gone but its summary is there: a finished plan, nothing to wait for. */
@@ -437,11 +450,14 @@ export class PlanGraph {
 
   /**
    * Whether nothing will execute `plan` again: GSD's execute-phase skips a plan
-   * that has a summary, and never schedules one marked `status: superseded`.
+   * that has a summary, and never schedules one marked `status: superseded`;
+   * a plan in a finished milestone's archive (`archived`) belongs to a milestone
+   * that complete-milestone has closed, whether or not its summary was kept.
    */
-  executionState(plan: PlanNode): 'pending' | 'executed' | 'superseded' {
+  executionState(plan: PlanNode): ExecutionState {
     if (plan.superseded) return 'superseded'
-    return this.summaryOf(plan) ? 'executed' : 'pending'
+    if (this.summaryOf(plan)) return 'executed'
+    return isInMilestoneArchive(path.relative(this.root, plan.directory)) ? 'archived' : 'pending'
   }
 
   /**
