@@ -20,11 +20,16 @@ function runsPlansInParallel(data: Record<string, unknown>): boolean {
   return true
 }
 
-/** The plans of `node`'s folder in its state that take part (a `wave`, `files`, a settled wave), and whether two of them may not share a wave. */
-function contenders(plans: PlanGraph, node: PlanNode) {
+/** `contendersIn` `node`'s folder and state, worked out once per graph: every plan of the folder asks. */
+function contenders(plans: PlanGraph, node: PlanNode): {members: PlanNode[]; conflict: (a: PlanNode, b: PlanNode) => boolean} {
   const state = plans.executionState(node)
+  return plans.memo(`wave-file-overlap:contenders:${node.directory}\0${state}`, () => contendersIn(plans, node.directory, state))
+}
+
+/** The plans of a folder in one state that take part (a `wave`, `files`, a settled wave), and whether two of them may not share a wave. */
+function contendersIn(plans: PlanGraph, directory: string, state: ReturnType<PlanGraph['executionState']>) {
   const members = plans
-    .inDirectory(node.directory)
+    .inDirectory(directory)
     .filter((other) => !other.summaryOnly && !other.superseded && other.wave !== undefined && other.files && plans.executionState(other) === state && settledWave(plans, other) !== undefined)
   const files = new Map(members.map((member) => [member, new Set(member.files!.map(normalizePath))]))
   const conflict = (a: PlanNode, b: PlanNode) =>
