@@ -6,6 +6,7 @@ import type {Range} from '../model/text.js'
 import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
 import {compactFrontmatter} from './facts-text.js'
+import {sharedFileNotes} from './shared-file-notes.js'
 import {stampOf, statsNow, treeMarkdownFiles, type TreeDisk} from './tree-files.js'
 
 /** One `depends_on` entry as written. `range` is its place in the plan's source. */
@@ -35,6 +36,8 @@ export interface PlanNode {
   files?: string[]
   /** The plan ids `coupling_justified` entries name (`03-02` of `"03-02: both append config keys"`). */
   coupledWith?: string[]
+  /** The paths of `files` (normalised) that a note in the plan's text says are safe to share with a plan of its wave (`sharedFileNotes`). */
+  notedShared?: string[]
   /** The `requirements:` ids, when the plan sets the key (`requirements-coverage`). */
   requirements?: string[]
   /** `autonomous: false`, and whether the text has a checkpoint task (`autonomous-flag` reads how the tree uses the key). */
@@ -103,6 +106,7 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
   const hasCheckpoint = text.includes('type="checkpoint') || text.includes("type='checkpoint")
   const coupledWith = (items('coupling_justified') ?? []).flatMap((entry) => /^([^:\s]+)\s*:/.exec(entry)?.[1] ?? [])
   const requirements = items('requirements')
+  const notedShared = sharedFileNotes(text, frontmatter?.range[1] ?? 0, files)
   // A phase overview (`07-PLAN.md` in phase folder `07-x`, no frontmatter, no tasks) carries its phase's number, not a plan's.
   const overview =
     !frontmatter && fromName.phase === undefined && fromName.plan !== undefined && fromName.plan === normalizeNumber(path.basename(directory)) && !/<task[\s>]/.test(text)
@@ -128,6 +132,7 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
     keys: frontmatter ? [...frontmatter.entries.keys()] : [],
     ...(files.length > 0 ? {files} : {}),
     ...(coupledWith.length > 0 ? {coupledWith} : {}),
+    ...(notedShared.length > 0 ? {notedShared} : {}),
     ...(requirements ? {requirements} : {}),
     ...(frontmatter?.entries.get('gap_closure')?.value === true ? {gapClosure: true} : {}),
     ...(['gap_closure', 'mode', 'type'].some((key) => namesGapClosure(key, frontmatter?.entries.get(key)?.value)) ? {closesGaps: true} : {}),
