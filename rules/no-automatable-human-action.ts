@@ -185,6 +185,9 @@ const personNamed = /\b(you|your|operator|user|owner|maintainer|human|person|dev
 /** A command said to run by itself ("on approval, `mix hex.publish` runs"), not one said to run cleanly, which asks for a run to check. */
 const spanRuns = /`[^`\n]{1,200}`\s{0,2}(?:runs|will run|is run|gets run|executes|is executed|fires)\b(?!\s{1,3}(?:green|clean|cleanly|without|successfully|fine|ok)\b)/gi
 
+/** Words that ask the person to check something ("confirm", "make sure"). */
+const checkAsked = /\b(confirm|check|verify|make sure|ensure|see that|test that)\b/i
+
 /** A lead that says what a thing's change holds ("What the bot's PR changes:", "This PR will:"): the items under it describe it. */
 const thingLead =
   /\b(?:prs?|pull requests?|bots?|workflows?|jobs?|pipelines?|ci|github actions|release[- ]please|dependabot|renovate|changesets|semantic-release)\b[^.;:\n]{0,40}?\b(?:will|does|did|changes|contains|includes|runs|updates|bumps|adds|makes|touches|modifies)\b/i
@@ -194,7 +197,10 @@ function describedIn(text: string, from: number, to: number): Range[] {
   const part = text.slice(from, to)
   const ranges: Range[] = []
   for (const match of part.matchAll(thingDoes)) if (!personNamed.test(match[1])) ranges.push([from + match.index + match[0].length - match[2].length, from + match.index + match[0].length])
-  for (const match of part.matchAll(spanRuns)) ranges.push([from + match.index, from + match.index + match[0].length])
+  for (const match of part.matchAll(spanRuns)) {
+    // "Confirm `npm test` runs" asks for the run it checks.
+    if (!checkAsked.test(part.slice(part.lastIndexOf('\n', match.index) + 1, match.index))) ranges.push([from + match.index, from + match.index + match[0].length])
+  }
   let lineStart = from
   while (lineStart < to) {
     const newline = text.indexOf('\n', lineStart)
@@ -360,13 +366,11 @@ const confirmsLanded = (text: string) => /\b(merged|landed|lands|after (?:the )?
 function namesScriptFile(command: CommandAsk, lead: string): boolean {
   if (command.form !== 'span' || command.text !== command.words[0] || !command.text.includes('/')) return false
   const before = command.context.slice(0, command.context.indexOf(command.text)).trim()
-  const justBefore = before
-    .split(/\s+/)
-    .filter((word) => !/^`+$/.test(word))
-    .slice(-3)
-    .join(' ')
+  const wordsBefore = before.split(/\s+/).filter((word) => !/^`+$/.test(word))
+  const justBefore = wordsBefore.slice(-3).join(' ')
   const after = command.context.slice(command.context.indexOf(command.text) + command.text.length)
-  return !runVerb.test(justBefore) && !/^`?\W{0,6}(?:run|execute|ejecut|запуст|выполн)/i.test(after) && !(/^(?:(?:[-*+]|\d+[.)])\s*)?`*$/.test(before) && runVerb.test(lead))
+  // "Run this from the repo root: `scripts/seed.sh`": a colon hands the line's run verb to the span.
+  return !runVerb.test(justBefore) && !(wordsBefore.at(-1)?.endsWith(':') === true && runVerb.test(before)) && !/^`?\W{0,6}(?:run|execute|ejecut|запуст|выполн)/i.test(after) && !(/^(?:(?:[-*+]|\d+[.)])\s*)?`*$/.test(before) && runVerb.test(lead))
 }
 
 /** A sentence (or line) of prose with its offset; it ends at a line break or at `.`, `!`, `?` before a space, not at the dot of `.env` or `src/config.ts`. */
