@@ -1,6 +1,6 @@
 import type {PlanDocument} from '../src/model/document.js'
 import {child, descendants, type Element} from '../src/model/markup.js'
-import {andList, blankTags, filesModified, normalizePath, pathCovers, taskPaths, taskType, type PathEntry} from '../src/plan.js'
+import {andList, blankTags, filesModified, normalizePath, pathCovers, taskPaths, taskTitle, taskType, type PathEntry} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -60,8 +60,6 @@ const readsOrRuns =
 /** The words a check's name starts with (`Verify …`, `Confirm …`, `Pre-flight check`, `Verificar …`). */
 const checkName =
   /^(?:verify|verification|verifying|confirm|check|validate|validation|audit|smoke[- ]test|pre-?flight|post-\w+ verification|run (?:the )?(?:tests?|test suite|suite|checks?|benchmarks?)|verificar|confirmar|validar|comprobar|vérifier|провер\p{L}*|验证|确认|检查)(?!\p{L})/iu
-/** A task number before its name: `Task 2:`, `Task W0-T3:`, `T-02-01-1:`, `任务 2:`, `Task 1 (conditional):`, `[BLOCKING]`. */
-const namePrefix = /^\s*(?:\[[^\]\n]{0,40}\]\s*)?(?:(?:task|tarefa|tarea|tâche|задача|任务)\s*)?(?:[\w.-]{0,20}\d[\w.-]{0,20}\s*)?(?:\([^)\n]{0,40}\)\s*)?[:：.—–-]?\s*(?:\[[^\]\n]{0,40}\]\s*)?/iu
 /** A task saying it changes nothing: "No code changes in this task", "this task is read-only", "does not modify any file", "无需修改任何文件". */
 const changesNothing =
   /\bno (?:code|file|source) (?:changes?|edits?|modifications?)\b|\b(?:makes?|requires?|needs?) no (?:code |file )?(?:changes?|edits?)\b|\b(?:this )?task (?:is )?(?:read[- ]only|verification[- ]only|verify[- ]only)\b|\bread[- ]only (?:task|verification|check|audit|pass|step|gate)\b|\b(?:does|do|will|must) not (?:modify|change|edit|write|touch) any (?:files?|code|source)\b|\bmodif(?:y|ies) no files?\b|\bnão de modificação\b|(?:无需|不)修改任何文件/iu
@@ -88,9 +86,7 @@ function readsOnly(document: PlanDocument, task: Element, paths: string[]): bool
   const aboutAFile = (line: string) => names.some((name) => line.includes(name))
   // Said of the whole task, and no line of it edits one of its files.
   if (lines.some((line) => changesNothing.test(line) && !aboutAFile(line)) && !lines.some((line) => aboutAFile(line) && asksForEdit(line))) return true
-  const name = child(task, 'name')
-  const title = name ? document.text.slice(name.contentRange[0], Math.min(name.contentRange[1], name.contentRange[0] + 200)).replace(namePrefix, '') : ''
-  return checkName.test(title) && !lines.some(asksForEdit)
+  return checkName.test(taskTitle(document, task)) && !lines.some(asksForEdit)
 }
 
 /** A test file: `a.test.ts`, `a_test.go`, `test_a.py`, `tests/…`. */
