@@ -4,6 +4,8 @@ import {opensFrontmatter, type FrontmatterEntry, type YamlProblem} from '../src/
 import {checkOptionalKeys} from '../src/frontmatter-keys.js'
 import {isQuickTask, sliceOf, type PlanDocument} from '../src/model/document.js'
 import {codeList, fencedFrontmatter, lineOf} from '../src/plan.js'
+import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
+import {byName} from '../src/graph/order.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -77,6 +79,31 @@ const ranStatus = /^[>*_ \t-]{0,6}(?:status|estado)[*_ \t]{0,4}[:：][^\w\n]{0,8
 /** Whether a plan without frontmatter or `<task>` blocks is a record of work done (run inline, by hand), not a plan to schedule. */
 const isRecordOfWorkDone = (document: PlanDocument) => document.tasks.length === 0 && ranStatus.test(document.text.slice(0, 3000))
 
+/** The keys of a GSD plan's frontmatter (GSD 1.14's `templates/phase-prompt.md` and `agents/gsd-planner.md`): what a phase's own format is told apart by. */
+const gsdPlanKeys = new Set([
+  'phase', 'plan', 'type', 'wave', 'depends_on', 'files_modified', 'files_deleted', 'coupling_justified', 'autonomous',
+  'requirements', 'user_setup', 'must_haves', 'estimate', 'agent_hint', 'gap_closure', 'gap_ids', 'status', 'quick_id'
+])
+
+/** The most plans a phase-wide message names; the rest are counted. */
+const maxNamed = 4
+
+/**
+ * Whether `node`'s phase was planned with a template of its own: it has other
+ * plans (`siblings`) and every one of them lacks the keys `node` lacks
+ * (`missing`, of `required`). Then the phase is told once, at its first plan
+ * still to run (else its first plan): `first` says whether that is `node`.
+ * `ownKeys` are the keys all of them set that a GSD plan has not, in `node`'s order.
+ */
+function formatOfPhase(plans: PlanGraph, node: PlanNode, siblings: PlanNode[], required: string[], missing: string[]) {
+  const same = (other: PlanNode) => required.filter((key) => !other.keys.includes(key)).join('\0') === missing.join('\0')
+  if (siblings.length === 0 || !siblings.every(same)) return undefined
+  const rank = (plan: PlanNode) => (plans.executionState(plan) === 'pending' ? 0 : 1)
+  const [first] = [node, ...siblings].sort((a, b) => rank(a) - rank(b) || byName(a, b))
+  const ownKeys = node.keys.filter((key) => !gsdPlanKeys.has(key) && siblings.every((other) => other.keys.includes(key)))
+  return {first: first === node, others: [...siblings].sort(byName), ownKeys}
+}
+
 /**
  * The frontmatter is what the orchestrator reads to schedule a plan: it must
  * parse, have the keys the workflow reads, and give them the types it expects.
@@ -141,8 +168,17 @@ export default defineRule<Options>({
     const ofTreeGeneration = (key: string) => !options.requiredWithTree.includes(key) || !graph().templateLacksKey(key)
     const required = [...options.required.filter((key) => !(quick && quickTaskExempt.includes(key)) && ofTreeGeneration(key)), ...generation]
     const missing = required.filter((key) => !entries.has(key))
-    if (missing.length > 0) {
-      report({message: `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${codeList(missing)}; add ${missing.length === 1 ? 'it' : 'them'}`, range: opening})
+    const lacking = `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${codeList(missing)}`
+    const them = missing.length === 1 ? 'it' : 'them'
+    const phaseFormat = node && missing.length > 0 ? formatOfPhase(graph(), node, siblings, required, missing) : undefined
+    if (phaseFormat === undefined) {
+      if (missing.length > 0) report({message: `${lacking}; add ${them}`, range: opening})
+    } else if (phaseFormat.first) {
+      const {others, ownKeys} = phaseFormat
+      const names = others.slice(0, maxNamed).map((other) => `\`${other.name}\``).join(', ') + (others.length > maxNamed ? ` and ${others.length - maxNamed} more` : '')
+      const also = others.length === 1 ? `as does the other plan of this phase (${names})` : `as do the other ${others.length} plans of this phase (${names})`
+      const template = ownKeys.length > 0 ? `a template of their own (with ${codeList(ownKeys)})` : `a template without ${them}`
+      report({message: `${lacking}, ${also}: its plans follow ${template}; add ${them} to each plan`, range: opening})
     }
     const written = (entry: FrontmatterEntry) => sliceOf(document, entry.valueRange)
 

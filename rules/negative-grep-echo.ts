@@ -44,7 +44,7 @@ export default defineRule({
     for (const segment of shellSegments(blankTags(view.slice(bodyStart)), bodyStart)) {
       const calls = negativeGreps(segment.text)
       // A gate that reads only part of the file (`grep -A 4 'def x' f | grep -c X`) may never see the echo.
-      if (calls.length > 0 && (dropsComments(segment.text) || isRegionScoped(segment.text))) continue
+      if (calls.length === 0 || dropsComments(segment.text) || isRegionScoped(segment.text)) continue
       // An unquoted word is only a candidate when the segment has no quoted pattern (GSD's rule).
       const quoted = calls.some((call) => call.quoted)
       const owner = tasks.find(({task}) => task.range[0] <= segment.start && segment.start < task.range[1])?.task

@@ -1,4 +1,4 @@
-import {commandWords, commandsIn, isLogin, isLoginCheck, isReleaseAct, isRunAsk, launchesDesktopApp, readRanges, type CommandAsk} from '../src/commands.js'
+import {commandWords, commandsIn, isLogin, isLoginCheck, isReleaseAct, isRunAsk, launchesDesktopApp, readRanges, runVerb, type CommandAsk} from '../src/commands.js'
 import type {Range} from '../src/model/text.js'
 import {blankTags, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -168,6 +168,68 @@ const negated = /\b(can ?not|can't|unable|doesn't|does not|won't|isn't able)\b|�
 const givesToAgent = (line: string) => agentDoes.test(line) && !negated.test(line)
 
 /**
+ * A clause that says, in the third person, what a bot's pull request, a
+ * workflow or CI does on its own ("the PR bumps `package.json` and runs `npm
+ * version`", "which publishes the release"), from its verb to the clause's
+ * end: it describes what the person approves or reviews, not work they are
+ * told to do. Group 1 is what stands between the thing and its verb (no comma:
+ * "Merge the PR, which …" is the person's merge), group 2 the described part;
+ * a verb that is a noun there ("new commits are pushed", "the tags of") is not one.
+ */
+const thingDoes =
+  /\b(?:prs?|pull requests?|bots?|workflows?|jobs?|pipelines?|ci|github actions|hooks?|cron|release[- ]please|dependabot|renovate|changesets|semantic-release|it|which)\b([^.;:,\n]{0,40}?)(?<!\b(?:new|the|a|all|any|its|of|no|open|two|three)\s)(\b(?:runs|updates|bumps|adds|creates|edits|writes|changes|publishes|deploys|pushes|tags|merges|executes|triggers|opens|applies|commits|regenerates|builds|uploads|invokes|calls)\b(?!\s(?:are|were|is|was|of|to|and)\b)(?:[^.!?;\n]|[.!?](?!\s|$)){0,200})/gi
+
+/** A person between the thing and its verb ("the PR that the operator opens"): the person does it. */
+const personNamed = /\b(you|your|operator|user|owner|maintainer|human|person|developer|admin|they)\b/i
+
+/** A command said to run by itself ("on approval, `mix hex.publish` runs"), not one said to run cleanly, which asks for a run to check. */
+const spanRuns = /`[^`\n]{1,200}`\s{0,2}(?:runs|will run|is run|gets run|executes|is executed|fires)\b(?!\s{1,3}(?:green|clean|cleanly|without|successfully|fine|ok)\b)/gi
+
+/** Words that ask the person to check something ("confirm", "make sure"). */
+const checkAsked = /\b(confirm|check|verify|make sure|ensure|see that|test that)\b/i
+
+/** A lead that says what a thing's change holds ("What the bot's PR changes:", "This PR will:"): the items under it describe it. */
+const thingLead =
+  /\b(?:prs?|pull requests?|bots?|workflows?|jobs?|pipelines?|ci|github actions|release[- ]please|dependabot|renovate|changesets|semantic-release)\b[^.;:\n]{0,40}?\b(?:will|does|did|changes|contains|includes|runs|updates|bumps|adds|makes|touches|modifies)\b/i
+
+/** The clauses of `text` in [from, to) that describe what a thing does (see `thingDoes`, `spanRuns`, `thingLead`). */
+function describedIn(text: string, from: number, to: number): Range[] {
+  const part = text.slice(from, to)
+  const ranges: Range[] = []
+  for (const match of part.matchAll(thingDoes)) if (!personNamed.test(match[1])) ranges.push([from + match.index + match[0].length - match[2].length, from + match.index + match[0].length])
+  for (const match of part.matchAll(spanRuns)) {
+    // "Confirm `npm test` runs" asks for the run it checks.
+    if (!checkAsked.test(part.slice(part.lastIndexOf('\n', match.index) + 1, match.index))) ranges.push([from + match.index, from + match.index + match[0].length])
+  }
+  let lineStart = from
+  while (lineStart < to) {
+    const newline = text.indexOf('\n', lineStart)
+    const lineEnd = newline === -1 || newline > to ? to : newline
+    const lead = leadOf(text, lineStart, from)
+    if (thingLead.test(lead) && !personNamed.test(lead)) ranges.push([lineStart, lineEnd])
+    lineStart = lineEnd + 1
+  }
+  return ranges
+}
+
+/** `text` (which starts at `offset`) with the parts in `ranges` blanked to spaces. */
+function blanked(text: string, offset: number, ranges: Range[]): string {
+  let result = text
+  for (const [start, end] of ranges) {
+    const from = Math.max(0, start - offset)
+    const to = Math.min(text.length, end - offset)
+    if (from < to) result = result.slice(0, from) + ' '.repeat(to - from) + result.slice(to)
+  }
+  return result
+}
+
+/** A sentence that edits a file ("Claude updates `ROADMAP.md`", "the executor will mark the plan done"). */
+const editsFile = /\b(updates?|edits?|writes?|marks?|records?|appends?|fills?( in)?|adds?|creates?|ticks?)\b/i
+
+/** The files a sentence names, by their last path segment, lower case (`ROADMAP.md`, `package.json`). */
+const fileNames = (text: string) => [...text.matchAll(/[\w-]{1,80}\.(?:md|json|ya?ml|toml|ts|js|txt|csv|log)\b/gi)].map((match) => match[0].toLowerCase())
+
+/**
  * A task's name that puts its work where only a person is: on a physical
  * device, a simulator or a virtual machine, in a video they record, in user
  * acceptance testing. The build that goes onto the phone and the commit of the
@@ -219,6 +281,9 @@ const headingLine = /^\s*(?:#{1,6}\s|\*\*[^*\n]+\*\*[:：]?\s*$|【[^】\n]*】\
 /** A list item, a table row or a `Key: value` setting line: read with the line that introduces it. */
 const itemLine = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)|^\s*[\w][\w ./()-]{0,30}:\s+\S/
 
+/** A list item or a table row (not a `Key: value` line, which may state a setting: "In the Windows VM: …"). */
+const listItem = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)/
+
 /** The lines of `text` before `offset` inside [from, offset), last first, at most `limit` of them. */
 function* linesBefore(text: string, offset: number, from: number, limit: number): Generator<string> {
   let end = text.lastIndexOf('\n', offset - 1)
@@ -267,6 +332,7 @@ function sectionOf(text: string, offset: number, from: number): string {
  */
 function isLookup({words, text}: CommandAsk): boolean {
   const [program, ...rest] = words
+  if (program === 'git') return looksAtGit(rest[0], text)
   if (program === 'sql') return ['select', 'with', 'show', 'explain'].includes(rest[0])
   if (program === 'gh' && rest[0] === 'api') return !/\s(-X|--method|-f|-F|--field|--raw-field|--input)\b/.test(text) || /\s(-X|--method)\s*GET\b/i.test(text)
   if (program === 'curl') return !/\s(-X|--request|-d|--data[\w-]*|-F|--form|-T|--upload-file|--json)\b/.test(text) || /\s(-X|--request)\s*GET\b/i.test(text)
@@ -275,6 +341,36 @@ function isLookup({words, text}: CommandAsk): boolean {
     isLoginCheck(words) ||
     rest.some((word) => /^(view|releases|logs?|get|describe|history|diff|show|rev-parse|checks|list|ls|status|watch)$/.test(word))
   )
+}
+
+/**
+ * A git command that changes nothing in the working tree: the log, a diff,
+ * fetching the remote's refs and tags, listing tags or branches. After a
+ * merge, the look at what landed (`git fetch --tags`, `git tag --list`).
+ */
+function looksAtGit(subcommand: string | undefined, text: string): boolean {
+  if (subcommand === 'tag') return /^git\s+tag\s*$/.test(text) || /\s(?:-l|--list)\b/.test(text)
+  if (subcommand === 'branch') return /^git\s+branch\s*$/.test(text) || /\s(?:--list|-a|-r|--show-current|-vv?|--contains|--merged)\b/.test(text)
+  if (subcommand === 'remote') return /\s-v\b/.test(text)
+  return ['log', 'show', 'status', 'diff', 'fetch', 'describe', 'shortlog', 'rev-list', 'rev-parse', 'ls-remote', 'show-ref', 'reflog', 'blame'].includes(subcommand ?? '')
+}
+
+/** A task that has the person confirm what a merge brought ("once the PR has merged, confirm the tag"): the git or gh look at it is theirs. */
+const confirmsLanded = (text: string) => /\b(merged|landed|lands|after (?:the )?merge)\b/i.test(text) && /\b(confirm|verify|check)/i.test(text)
+
+/**
+ * A code span holding only a script's path (`scripts/deploy.sh`) that the
+ * words just before it do not tell the person to run, nor (on a line of
+ * nothing but the span) its lead: a file named, to look at, not a command.
+ */
+function namesScriptFile(command: CommandAsk, lead: string): boolean {
+  if (command.form !== 'span' || command.text !== command.words[0] || !command.text.includes('/')) return false
+  const before = command.context.slice(0, command.context.indexOf(command.text)).trim()
+  const wordsBefore = before.split(/\s+/).filter((word) => !/^`+$/.test(word))
+  const justBefore = wordsBefore.slice(-3).join(' ')
+  const after = command.context.slice(command.context.indexOf(command.text) + command.text.length)
+  // "Run this from the repo root: `scripts/seed.sh`": a colon hands the line's run verb to the span.
+  return !runVerb.test(justBefore) && !(wordsBefore.at(-1)?.endsWith(':') === true && runVerb.test(before)) && !/^`?\W{0,6}(?:run|execute|ejecut|запуст|выполн)/i.test(after) && !(/^(?:(?:[-*+]|\d+[.)])\s*)?`*$/.test(before) && runVerb.test(lead))
 }
 
 /** A sentence (or line) of prose with its offset; it ends at a line break or at `.`, `!`, `?` before a space, not at the dot of `.env` or `src/config.ts`. */
@@ -305,14 +401,34 @@ function proseOf(document: PlanDocument): string {
   return blankTags(parts.join(''))
 }
 
-/** Whether a task's work is a person's as a whole: its name puts it on a device, a VM or a video, or the plan says the agent cannot reach it. */
+/** Children that state where the task happens, as a whole. */
+const settings = new Set(['context', 'objective', 'environment', 'where', 'setup'])
+
+/**
+ * The task's own statement of where its work happens, which carries to every
+ * step: its setting children (`<context>In the Windows VM: …</context>`) and
+ * the opening line of each child the person reads, when it is no list item
+ * ("In the Windows VM:" over "Steps:" and the list).
+ */
+function statementsOf(document: PlanDocument, task: Element): string[] {
+  return task.children
+    .filter((child) => !notAsks.has(child.name))
+    .map((child) => {
+      const content = document.text.slice(child.contentRange[0], child.contentRange[1])
+      if (settings.has(child.name)) return content
+      const opening = content.split('\n').find((line) => line.trim() !== '') ?? ''
+      return listItem.test(opening) ? '' : opening
+    })
+}
+
+/** Whether a task's work is a person's as a whole: its name or context puts it on a device, a VM or a video, or the plan says the agent cannot reach it. */
 function isHumanOnly(document: PlanDocument, task: Element): boolean {
   const nameElement = task.children.find((child) => child.name === 'name')
   const name = nameElement
     ? document.text.slice(nameElement.contentRange[0], nameElement.contentRange[1])
     : (task.attributes.find((attribute) => attribute.name === 'name')?.value ?? document.text.slice(task.contentRange[0], task.contentRange[1]).trim().split('\n')[0])
   const text = document.text.slice(task.contentRange[0], task.contentRange[1])
-  return humanOnlyName.test(name) || agentCannotReach.test(text) || automationFailed.test(`${name}\n${text}`)
+  return humanOnlyName.test(name) || [name, ...statementsOf(document, task)].some((statement) => elsewhere.test(statement)) || agentCannotReach.test(text) || automationFailed.test(`${name}\n${text}`)
 }
 
 function toolFor(text: string, work: AutomatableWork): string {
@@ -366,10 +482,21 @@ export default defineRule<Options>({
       const logsIn = given.some((command) => isLogin(command.words))
       // A command the person runs where the agent does not reach, or that opens the app for them to use, takes its sentence with it.
       const theirs = given.filter((command) => onOtherMachine(command.range[0], command.context) || launchesDesktopApp(command, taskText)).map((command) => command.range)
+      prose ??= proseOf(document)
+      const proseText = prose
+      // What a bot's PR, a workflow or CI does by itself, said in the task: described, not asked.
+      const described = ranges.flatMap(([start, end]) => describedIn(proseText, start, end))
+      const isDescribed = (offset: number) => described.some(([start, end]) => offset >= start && offset < end)
+      // The person's look before deciding: any read-only command in a gate; a git or gh one where they confirm what a merge brought and do no git work themselves.
+      const gitOrGh = given.filter((command) => ['git', 'gh'].includes(command.words[0]))
+      const landed = confirmsLanded(asked) && gitOrGh.every(isLookup)
+      const looksBeforeDeciding = (command: CommandAsk) => isLookup(command) && (gate || (landed && ['git', 'gh'].includes(command.words[0])))
       const commands = given.filter(
         (command: CommandAsk) =>
           isRunAsk(command) &&
-          !(gate && isLookup(command)) &&
+          !looksBeforeDeciding(command) &&
+          !isDescribed(command.range[0]) &&
+          !namesScriptFile(command, leadOf(document.text, command.range[0], rangeOf(command.range[0]))) &&
           !isReleaseAct(command.words, {registryOnly: !releaseGate}) &&
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
@@ -381,9 +508,14 @@ export default defineRule<Options>({
           !theirs.includes(command.range) &&
           !legitimate.slice(builtInLegitimate.length).some((pattern) => pattern.test(command.context))
       )
-      prose ??= proseOf(document)
-      const proseText = prose
       const sentences = ranges.flatMap(([start, end]) => sentencesIn(proseText, start, end))
+      // Files the task gives to the agent anywhere in it ("Claude updates `ROADMAP.md` after you confirm") are the agent's wherever it names them.
+      const agentFiles = new Set(
+        sentencesIn(proseText, task.contentRange[0], task.contentRange[1])
+          .filter((sentence) => givesToAgent(sentence.text) && editsFile.test(sentence.text))
+          .flatMap((sentence) => fileNames(sentence.text))
+      )
+      const givenFiles = (text: string) => fileNames(text).length > 0 && fileNames(text).every((file) => agentFiles.has(file))
       const asks: Array<{range: Range; message: string}> = commands.map((command) => ({
         range: command.range,
         message:
@@ -399,14 +531,16 @@ export default defineRule<Options>({
         const section = sectionOf(proseText, sentence.start, from)
         if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || [sentence.text, lead, section].some((text) => elsewhere.test(text) || otherLegitimate.some((pattern) => pattern.test(text)))) continue
         // An item is read with the line that introduces it: "Add these records:" and "| TXT | send | … |" are one ask.
-        const read = lead === '' ? sentence.text : `${lead} ${sentence.text}`
+        const asking = blanked(sentence.text, sentence.start, described)
+        const read = lead === '' ? asking : `${lead} ${asking}`
         const item = work.find((candidate) => {
           // In a gate, the git work (merging the release PR) and the reading before it are the gate itself.
           if ((releaseGate && candidate.work.startsWith('do git work')) || (gate && candidate.work.startsWith('read files'))) return false
           // The sentence asks it by itself, or with its lead ("Add these records:" and "| TXT | … |"); what the lead asks by itself it asks once, as its own sentence.
-          const alone = candidate.regexp.test(sentence.text)
+          const alone = candidate.regexp.test(asking)
           if (!alone && !(lead !== '' && candidate.regexp.test(read) && !candidate.regexp.test(lead))) return false
-          const basis = alone ? sentence.text : read
+          const basis = alone ? asking : read
+          if (candidate.work === 'create or edit files' && givenFiles(basis)) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
             (candidate.despiteLogin === true || !login.test(basis)) &&

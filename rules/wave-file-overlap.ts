@@ -2,6 +2,7 @@ import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
 import {byName, coupled, waitsFor} from '../src/graph/order.js'
 import {separateWaves, settledWave, type Separation} from '../src/graph/waves.js'
 import {filesModified, normalizePath} from '../src/plan.js'
+import type {PlanDocument} from '../src/model/document.js'
 import {defineRule} from '../src/rule.js'
 
 /** Whether one plan waits for the other: then their equal waves are `wave-order`'s finding, not this rule's. */
@@ -20,22 +21,45 @@ function runsPlansInParallel(data: Record<string, unknown>): boolean {
   return true
 }
 
-/** The plans of `node`'s folder in its state that take part (a `wave`, `files`, a settled wave), and whether two of them may not share a wave. */
-function contenders(plans: PlanGraph, node: PlanNode) {
+/** `contendersIn` `node`'s folder and state, worked out once per graph: every plan of the folder asks. */
+function contenders(plans: PlanGraph, node: PlanNode): Contenders {
   const state = plans.executionState(node)
+  return plans.memo(`wave-file-overlap:contenders:${node.directory}\0${state}`, () => contendersIn(plans, node.directory, state))
+}
+
+interface Contenders {
+  members: PlanNode[]
+  /** Whether two of them may not share a wave. */
+  conflict: (a: PlanNode, b: PlanNode) => boolean
+  /** Whether two of them would, but `a`'s text says why their shared files are safe to share, and `a` is the one to be told to record it. */
+  noted: (a: PlanNode, b: PlanNode) => boolean
+}
+
+/** The plans of a folder in one state that take part (a `wave`, `files`, a settled wave), and which pairs of them collide. */
+function contendersIn(plans: PlanGraph, directory: string, state: ReturnType<PlanGraph['executionState']>): Contenders {
   const members = plans
-    .inDirectory(node.directory)
+    .inDirectory(directory)
     .filter((other) => !other.summaryOnly && !other.superseded && other.wave !== undefined && other.files && plans.executionState(other) === state && settledWave(plans, other) !== undefined)
   const files = new Map(members.map((member) => [member, new Set(member.files!.map(normalizePath))]))
-  const conflict = (a: PlanNode, b: PlanNode) =>
+  const shared = (a: PlanNode, b: PlanNode) => [...files.get(a)!].filter((file) => files.get(b)!.has(file))
+  const collide = (a: PlanNode, b: PlanNode) =>
     a !== b &&
-    a.files!.some((file) => files.get(b)!.has(normalizePath(file))) &&
+    shared(a, b).length > 0 &&
     // A plan written after the other ran (gap closure, or a plan that reads its summary) ran in a later round.
     !plans.writtenAfterRunOf(a, b) &&
     !plans.writtenAfterRunOf(b, a) &&
     !coupled(plans, a, b) &&
     !ordered(plans, a, b)
-  return {members, conflict}
+  const notes = (plan: PlanNode, file: string) => plan.notedShared?.includes(file) ?? false
+  // Every shared file said to be safe by one of the two: the author has thought it through, in prose.
+  const justifiedInProse = (a: PlanNode, b: PlanNode) => shared(a, b).every((file) => notes(a, file) || notes(b, file))
+  const writesNote = (a: PlanNode, b: PlanNode) => shared(a, b).some((file) => notes(a, file))
+  return {
+    members,
+    conflict: (a, b) => collide(a, b) && !justifiedInProse(a, b),
+    // Told once, at the plan with the note: the first of the two when both have one.
+    noted: (a, b) => collide(a, b) && justifiedInProse(a, b) && writesNote(a, b) && (!writesNote(b, a) || byName(a, b) < 0)
+  }
 }
 
 /** Where the planner's "bump the later plan to the next wave and repeat" puts each contender of `node`'s folder and state, once per graph. */
@@ -55,6 +79,8 @@ function separations(plans: PlanGraph, node: PlanNode): Map<PlanNode, Separation
  * A plan still to run is compared only with plans still to run: one that has
  * run (or is superseded) runs beside nothing again. Plans that have run are
  * compared with each other, for `--include-executed`'s audit of a tree's history.
+ * A pair whose shared files a plan's text says are safe to share is told
+ * once, at that plan, to record the reason in `coupling_justified`, where GSD has it.
  */
 export default defineRule({
   id: 'wave-file-overlap',
@@ -70,29 +96,50 @@ export default defineRule({
     const settled = settledWave(plans, node)
     if (settled === undefined) return
     // A plan still to run is compared with the plans still to run; one that has run, with those that ran (`--include-executed`).
-    const {members, conflict} = contenders(plans, node)
+    const {members, conflict, noted} = contenders(plans, node)
     // Plans that `wave-order`'s fixes put in different waves: the one cause is the wrong wave, reported there.
-    const peers = members.filter((other) => other.wave === wave && settledWave(plans, other) === settled && conflict(node, other)).sort(byName)
-    if (peers.length === 0) return
-    const listing = (file: string) => peers.filter((other) => other.files!.some((listed) => normalizePath(listed) === file))
-    // One collision with one repair, however many files the plans share: one message, at the first shared entry.
-    const shared = [...filesModified(document), ...filesModified(document, 'files_deleted')]
-      .map((entry) => ({entry, others: listing(normalizePath(entry.path))}))
-      .filter(({others}) => others.length > 0)
-    if (shared.length === 0) return
-    const others = peers.filter((other) => shared.some((overlap) => overlap.others.includes(other)))
-    const names = others.map((other) => `\`${other.name}\``).join(', ')
-    const advice = moves(plans, node, others, settled, wave)
-    const [first, ...rest] = shared.map(({entry}) => entry)
-    const files = rest.length === 0
-      ? `\`${first.path}\` is`
-      : `\`${first.path}\` and ${rest.length} more file${rest.length > 1 ? 's' : ''} (${rest.map((entry) => `\`${entry.path}\``).join(', ')}) are`
-    report({
-      message: `${files} also listed by ${names}, in the same wave (${wave}): parallel plans would edit ${rest.length === 0 ? 'it' : 'them'} at once; ${advice ?? 'put them in different waves with `depends_on` between them'}, or name the pair${others.length > 1 ? 's' : ''} in \`coupling_justified\` if their order does not matter`,
-      range: first.range
-    })
+    const sameWave = members.filter((other) => other.wave === wave && settledWave(plans, other) === settled).sort(byName)
+    const collision = overlapWith(document, sameWave.filter((other) => conflict(node, other)))
+    if (collision) {
+      const advice = moves(plans, node, collision.others, settled, wave)
+      report({
+        message: `${collision.files} also listed by ${collision.names}, in the same wave (${wave}): parallel plans would edit ${collision.them} at once; ${advice ?? 'put them in different waves with `depends_on` between them'}, or name the pair${collision.others.length > 1 ? 's' : ''} in \`coupling_justified\` if their order does not matter`,
+        range: collision.range
+      })
+    }
+    const justified = overlapWith(document, sameWave.filter((other) => noted(node, other)))
+    if (justified) {
+      const entries = justified.others.map((other) => `"${other.name}: …"`).join(', ')
+      report({
+        message: `${justified.files} also listed by ${justified.names}, in the same wave (${wave}), and this plan says why both may edit ${justified.them}; GSD records such a coupling in the frontmatter: move the reason to \`coupling_justified: [${entries}]\``,
+        range: justified.range
+      })
+    }
   }
 })
+
+/**
+ * The entries of the plan's `files_modified` and `files_deleted` that plans of
+ * `others` list too, and those plans: one collision with one repair, however
+ * many files they share, so one message, at the first shared entry, naming
+ * every shared file. `undefined` when they share none.
+ */
+function overlapWith(document: PlanDocument, others: PlanNode[]) {
+  const listing = (file: string) => others.filter((other) => other.files!.some((listed) => normalizePath(listed) === file))
+  const shared = [...filesModified(document), ...filesModified(document, 'files_deleted')]
+    .map((entry) => ({entry, others: listing(normalizePath(entry.path))}))
+    .filter((overlap) => overlap.others.length > 0)
+  if (shared.length === 0) return undefined
+  const named = others.filter((other) => shared.some((overlap) => overlap.others.includes(other)))
+  const [first, ...rest] = shared.map(({entry}) => entry)
+  return {
+    others: named,
+    names: named.map((other) => `\`${other.name}\``).join(', '),
+    files: rest.length === 0 ? `\`${first.path}\` is` : `\`${first.path}\` and ${rest.length} more file${rest.length > 1 ? 's' : ''} (${rest.map((entry) => `\`${entry.path}\``).join(', ')}) are`,
+    them: rest.length === 0 ? 'it' : 'them',
+    range: first.range
+  }
+}
 
 /** The most plans one moved plan is told to wait for: beyond it, the advice would be a new order for the phase. */
 const maxWaitedFor = 3

@@ -55,7 +55,8 @@ function missingDependencies(plans: PlanGraph, node: PlanNode): ReturnType<typeo
  * with the wave the whole dependency graph implies for it, but only once the
  * plans it waits for are right: a wrong early wave is reported once, at its
  * plan, not on every plan after it. A plan that has run ran in the wave it
- * declares, so the plans after it are measured against that wave.
+ * declares, so the plans after it are measured against that wave. A plan
+ * alone in its phase runs alone, so its wave changes nothing.
  */
 export default defineRule({
   id: 'wave-order',
@@ -71,6 +72,8 @@ export default defineRule({
     const node = plans.planAt(document.path)
     // Plans on a cycle have no wave that could be right (each fix would push the next plan on); `no-dependency-cycle` reports them.
     if (!node || node.wave === undefined || plans.cycleThrough(node)) return
+    // A plan alone in its phase runs alone, whatever its wave says (some trees number waves across phases).
+    if (plans.inDirectory(node.directory).every((other) => other === node || other.summaryOnly || other.superseded)) return
     const declared = node.wave
     // `undefined` below a cycle or a dependency that cannot be known: then only the ordering is checked, with no wave to offer.
     const implied = impliedWave(plans, node)

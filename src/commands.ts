@@ -83,7 +83,7 @@ const slashCommand = /^\/[a-z][a-z\d]*[:-][a-z\d][\w:-]*(?:\s.*)?$/i
 const sessionControls = /^\/(?:add-dir|terminal-setup|install-github-app|release-notes)\b/i
 
 /** A word that tells the person to type something, in the languages plans are written in. */
-const runVerb =
+export const runVerb =
   /\b(runs?|re-?runs?|execute|type|enter|paste|invoke|launch|start|apply|terminal|shell|command line|cli|console:)\b|выполн|запуст|примен|ejecut|execut|aplic|appliqu|lanc|esegu|kör|exécut|运行|执行|应用|실행|적용|chạy/i
 
 /** A line that is nothing but a code span (a list item of commands). */

@@ -3,7 +3,7 @@ import {safeFinding} from './edits.js'
 export {docsBaseUrl, docsUrl} from './docs-url.js'
 import type {DocumentKind, PlanDocument} from './model/document.js'
 import type {Range} from './model/text.js'
-import type {PlanGraph} from './graph/graph.js'
+import {isInMilestoneArchive, type PlanGraph} from './graph/graph.js'
 import type {PlanningConfig} from './config.js'
 import type {LintSession} from './session.js'
 import {isSuppressed} from './suppression.js'
@@ -103,13 +103,15 @@ export interface RunSettings {
 
 /**
  * Whether rules report on a document. By default not on a plan that nothing
- * will execute again: one that has run (a summary pairs with it) or is
- * `status: superseded`. Such plans stay in the plan graph, so the other plans'
- * cross-file checks still see them.
+ * will execute again: one that has run (a summary pairs with it), is
+ * `status: superseded`, or sits in a finished milestone's archive (where no
+ * other document is reported either: the milestone is closed). Such plans stay
+ * in the plan graph, so the other plans' cross-file checks still see them.
  */
 export function isReported(document: PlanDocument, session: LintSession, settings: RunSettings | undefined): boolean {
-  if (document.kind !== 'plan' || settings?.includeExecuted) return true
+  if (settings?.includeExecuted) return true
   const filePath = document.path ?? path.resolve('unnamed.md')
+  if (document.kind !== 'plan') return !isInMilestoneArchive(path.relative(session.planningRootOf(filePath), path.dirname(filePath)))
   const graph = session.graphOf(document, filePath)
   const node = graph.planAt(filePath)
   return !node || graph.executionState(node) === 'pending'

@@ -106,6 +106,24 @@ describe('planlint CLI', () => {
     }
   })
 
+  it('reports nothing on a plan of an archived milestone, unless --include-executed', async () => {
+    // GSD's complete-milestone moves a finished milestone's phase folders to milestones/v{X.Y}-phases/.
+    const archived = path.join(sandbox, '.planning/milestones/v1.0-phases/02-api')
+    fs.mkdirSync(path.dirname(archived), {recursive: true})
+    fs.cpSync(path.join(sandbox, '.planning/phases/02-api'), archived, {recursive: true})
+    const rulesOn = async (...args: string[]) =>
+      (JSON.parse((await cli('--format', 'json', ...args, '.planning/milestones')).stdout) as Array<{filePath: string; messages: Array<{ruleId: string}>}>).flatMap((result) =>
+        result.messages.map((message) => message.ruleId)
+      )
+    try {
+      expect(await rulesOn()).toEqual([])
+      // The archived research file is quiet too: its milestone is closed.
+      expect(await rulesOn('--include-executed')).toEqual(expect.arrayContaining(['dependency-exists', 'completion-marker']))
+    } finally {
+      fs.rmSync(path.join(sandbox, '.planning/milestones'), {recursive: true})
+    }
+  })
+
   it('accepts globs', async () => {
     const {code, stdout} = await cli('--format', 'json', '.planning/**/*-RESEARCH.md')
     expect(code).toBe(0)

@@ -37,7 +37,8 @@ const files = [
   {path: '.planning/phases/02-api/02-01-PLAN.md', text: plan('02-api', '01', ['02-02'], 1, 'Users')},
   {path: '.planning/phases/02-api/02-02-PLAN.md', text: plan('02-api', '02', ['02-01'], 2, 'Health')},
   {path: '.planning/phases/02-api/02-03-PLAN.md', text: plan('02-api', '03', ['02-09', 'none'], 1, 'Metrics')},
-  {path: '.planning/phases/03-ui/03-01-PLAN.md', text: plan('03-ui', '01', [], 1, hostileTitle)}
+  {path: '.planning/phases/03-ui/03-01-PLAN.md', text: plan('03-ui', '01', [], 1, hostileTitle)},
+  {path: '.planning/milestones/v0.9-phases/09-spike/09-01-PLAN.md', text: plan('09-spike', '01', [], 1, 'Spike')}
 ]
 
 let root: string
@@ -57,22 +58,25 @@ describe('planlint graph --format json', () => {
   it('groups plans by phase folder and by implied wave', () => {
     const tree = graph.trees[0]
     expect(tree.root).toBe('.planning')
+    // Folders in path order: a finished milestone's archive (milestones/) before phases/.
     expect(tree.phases.map((phase) => [phase.phase, phase.directory])).toEqual([
+      ['9', '.planning/milestones/v0.9-phases/09-spike'],
       ['1', '.planning/phases/01-storage'],
       ['2', '.planning/phases/02-api'],
       ['3', '.planning/phases/03-ui']
     ])
-    expect(tree.phases[0].waves.map((wave) => [wave.wave, wave.plans.map((view) => view.id)])).toEqual([
+    expect(tree.phases[1].waves.map((wave) => [wave.wave, wave.plans.map((view) => view.id)])).toEqual([
       [1, ['01-01']],
       [2, ['01-02', '01-04', '01-05']],
       [3, ['01-03']]
     ])
-    expect(tree.phases[1].waves.map((wave) => [wave.wave, wave.plans.map((view) => view.id)])).toEqual([[null, ['02-01', '02-02', '02-03']]])
+    expect(tree.phases[2].waves.map((wave) => [wave.wave, wave.plans.map((view) => view.id)])).toEqual([[null, ['02-01', '02-02', '02-03']]])
   })
 
   it('marks executed, superseded and checkpoint plans, and declared waves that differ from the implied one', () => {
     expect(planById('01-01')).toMatchObject({state: 'executed', title: 'Bucket', checkpoint: false, waveMismatch: false})
     expect(planById('01-04').state).toBe('superseded')
+    expect(planById('09-01').state).toBe('archived')
     expect(planById('01-05')).toMatchObject({state: 'pending', checkpoint: true})
     expect(planById('01-03')).toMatchObject({declaredWave: 2, impliedWave: 3, waveMismatch: true})
     expect(planById('03-01').title).toBe(hostileTitle)
@@ -111,6 +115,7 @@ describe('planlint graph --format mermaid (the default)', () => {
     expect(drawn.stdout).toContain('["01-01 · Bucket<br/>✓ executed"]')
     expect(drawn.stdout).toContain('{{"01-05 · Pick a store<br/>⚑ checkpoint"}}')
     expect(drawn.stdout).toContain('⊘ superseded')
+    expect(drawn.stdout).toContain('▣ archived')
     expect(drawn.stdout).toContain('⚠ wave 2, implied 3')
     expect(drawn.stdout).toMatch(/\["missing: 02-09<br\/>names no plan of this planning tree"\]/)
     expect(drawn.stdout).toMatch(/linkStyle \d+,\d+ stroke:#c62828/)

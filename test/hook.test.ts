@@ -97,6 +97,12 @@ describe('planlint hook', {timeout: 60_000}, () => {
     })
   })
 
+  it.each(['--help', '-h'])('`hook %s` prints the hook command\'s usage and exits 0, without waiting for a payload', (flag) => {
+    const {code, stdout, stderr} = run(process.execPath, [cliBin, 'hook', flag], root)
+    expect({code, stderr}).toEqual({code: 0, stderr: ''})
+    expect(stdout).toMatch(/^Usage: planlint hook < payload\.json\n[\s\S]*-h, --help {3}show this help\n$/)
+  })
+
   it('never blocks on its own failure: a configuration that cannot load is one stderr line with its cause, exit 0', () => {
     const broken = writeTree([
       {path: '.planning/phases/01-storage/01-01-PLAN.md', text: brokenPlan},

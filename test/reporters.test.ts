@@ -184,7 +184,7 @@ describe('output options', () => {
     const printed = JSON.parse(stdout)
     expect(printed.config).toBe('preset recommended (no .remarkrc* or package.json#remarkConfig found)')
     // As the recommended preset sets it: no warning at a fourth task.
-    expect(printed.rules['planlint/max-tasks']).toEqual(['error', {...rules['max-tasks'].defaultOptions, warnAbove: 0}])
+    expect(printed.rules['planlint/max-tasks']).toEqual(['error', {...rules['max-tasks'].defaultOptions, warnAbove: 0, warnFilesAbove: 0}])
     // The recommended preset turns read-first-paths off.
     expect(printed.rules['planlint/read-first-paths']).toBeUndefined()
     expect(printed.plugins.at(-1)).toBe('planlint:suppression')

@@ -25,13 +25,23 @@ async function printOnly(flag: string | undefined): Promise<string | undefined> 
   return undefined
 }
 
+/** `planlint hook`: its usage for `--help`, read before stdin (at a terminal no payload would ever come), else the answer to the payload. */
+async function hook(args: string[]): Promise<number> {
+  const {hookHelp, runHook} = await import('./hook.js')
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    io.stdout(hookHelp + '\n')
+    return 0
+  }
+  return runHook(await readStdin(), io)
+}
+
 const printed = await printOnly(argv[0])
 if (printed !== undefined) io.stdout(printed + '\n')
 // `planlint hook` answers an agent's post-write hook: it skips loading the CLI and its reporters.
 else
   process.exitCode =
     argv[0] === 'hook'
-      ? await (await import('./hook.js')).runHook(await readStdin(), io)
+      ? await hook(argv.slice(1))
       : argv[0] === 'graph'
         ? await (await import('./graph.js')).runGraph(argv.slice(1), io)
         : await (await import('./main.js')).main(argv, io)

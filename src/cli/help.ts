@@ -33,7 +33,8 @@ Options:
   --fix                 apply the fixes, then report what remains
   --fix-dry-run         print the fixes as a unified diff; write nothing
   --rule <id>           with --fix: apply only this rule's fixes (repeatable)
-  --include-executed    also report on plans that have run (have a SUMMARY) or are superseded
+  --include-executed    also report on plans that have run (have a SUMMARY), are superseded
+                        or sit in a finished milestone's archive (milestones/v*-phases/)
   --max-file-size <n>   skip files over n bytes (or 512KB, 8MB) with one message (default: 5MB)
   --cache               reuse the findings of files (and plans) that did not change since the last --cache run
   --cache-location <p>  the cache file, or a folder for it (default: .planlintcache)

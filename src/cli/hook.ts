@@ -3,6 +3,19 @@ import path from 'node:path'
 import type {LintMessage, LintResult} from '../reporters/result.js'
 import type {CliIo} from './main.js'
 
+export const hookHelp = `Usage: planlint hook < payload.json
+
+Lints the plans a coding agent just wrote, named in its post-write hook
+payload on stdin (Claude Code, Codex and Gemini CLI: \`tool_input.file_path\`,
+\`tool_input.path\` or an \`apply_patch\`; Cursor: \`file_path\`), and answers in
+the hook's JSON on stdout: \`{"decision": "block", ...}\` on errors,
+\`hookSpecificOutput.additionalContext\` on warnings, nothing when clean.
+Always exits 0: a bad payload or an internal failure is one line on stderr
+(docs/agent-hooks.md).
+
+Options:
+  -h, --help   show this help`
+
 /**
  * The parts of a coding agent's post-write hook payload that planlint reads.
  * Claude Code, Gemini CLI (`AfterTool`) and Codex (`PostToolUse`) send

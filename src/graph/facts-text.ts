@@ -2,7 +2,7 @@ import {maxFrontmatterLength, opensFrontmatter} from '../model/frontmatter.js'
 import {lineRanges, type Range} from '../model/text.js'
 
 /** The top-level frontmatter keys that a plan's graph facts read (`planNodeFromText`); every other key counts only by its name (`keys`). */
-const graphKeys = new Set(['phase', 'plan', 'depends_on', 'wave', 'status', 'quick_id', 'files_modified', 'files_deleted', 'coupling_justified', 'requirements', 'gap_closure', 'autonomous'])
+const graphKeys = new Set(['phase', 'plan', 'depends_on', 'wave', 'status', 'quick_id', 'files_modified', 'files_deleted', 'coupling_justified', 'requirements', 'gap_closure', 'mode', 'type', 'autonomous'])
 
 /** A top-level key line: a plain key at the start of the line, then `:` and a space or the line's end. */
 const keyLine = /^([A-Za-z_][\w-]*)[ \t]*:(?=[ \t]|$)/

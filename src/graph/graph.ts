@@ -6,6 +6,7 @@ import type {Range} from '../model/text.js'
 import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
 import {compactFrontmatter} from './facts-text.js'
+import {sharedFileNotes} from './shared-file-notes.js'
 import {stampOf, statsNow, treeMarkdownFiles, type TreeDisk} from './tree-files.js'
 
 /** One `depends_on` entry as written. `range` is its place in the plan's source. */
@@ -35,6 +36,8 @@ export interface PlanNode {
   files?: string[]
   /** The plan ids `coupling_justified` entries name (`03-02` of `"03-02: both append config keys"`). */
   coupledWith?: string[]
+  /** The paths of `files` (normalised) that a note in the plan's text says are safe to share with a plan of its wave (`sharedFileNotes`). */
+  notedShared?: string[]
   /** The `requirements:` ids, when the plan sets the key (`requirements-coverage`). */
   requirements?: string[]
   /** `autonomous: false`, and whether the text has a checkpoint task (`autonomous-flag` reads how the tree uses the key). */
@@ -43,6 +46,12 @@ export interface PlanNode {
   checkpoint?: true
   /** `gap_closure: true`: a plan that `execute-phase --gaps-only` runs, apart from the phase's first plans. */
   gapClosure?: true
+  /**
+   * A plan written to close a phase's gaps, after the phase ran: `gap_closure: true`,
+   * or `mode: gap_closure` or `type: gap_closure` as some trees write it (GSD spawns
+   * its planner with `**Mode:** gap_closure`), which `--gaps-only` does not select.
+   */
+  closesGaps?: true
   /** `status: superseded`: retired, never to be executed (GSD leaves it out of the phase's counts and its index). */
   superseded?: boolean
   /** A summary (`*-SUMMARY.md`, `SUMMARY-NN.md`): the record of a plan that ran, or the stand-in for one whose file was removed. */
@@ -55,6 +64,19 @@ export interface PlanNode {
    * written after those plans ran (`PlanGraph.writtenAfterRunOf`).
    */
   summariesRead?: string[]
+}
+
+/** Whether a plan is still to run (`pending`), or why nothing will execute it again. */
+export type ExecutionState = 'pending' | 'executed' | 'superseded' | 'archived'
+
+/**
+ * Whether a folder (relative to the planning root) is in a finished milestone's
+ * archive: GSD's complete-milestone moves the milestone's phase folders to
+ * `milestones/v{X.Y}-phases/` (the name its find-phase matches, `^v[\d.]+-phases$`).
+ */
+export function isInMilestoneArchive(relativeDirectory: string): boolean {
+  const [first, second] = relativeDirectory.split(path.sep)
+  return first === 'milestones' && second !== undefined && /^v[\d.]+-phases$/i.test(second)
 }
 
 export type Resolution =
@@ -97,6 +119,7 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
   const hasCheckpoint = text.includes('type="checkpoint') || text.includes("type='checkpoint")
   const coupledWith = (items('coupling_justified') ?? []).flatMap((entry) => /^([^:\s]+)\s*:/.exec(entry)?.[1] ?? [])
   const requirements = items('requirements')
+  const notedShared = sharedFileNotes(text, frontmatter?.range[1] ?? 0, files)
   // A phase overview (`07-PLAN.md` in phase folder `07-x`, no frontmatter, no tasks) carries its phase's number, not a plan's.
   const overview =
     !frontmatter && fromName.phase === undefined && fromName.plan !== undefined && fromName.plan === normalizeNumber(path.basename(directory)) && !/<task[\s>]/.test(text)
@@ -122,8 +145,10 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
     keys: frontmatter ? [...frontmatter.entries.keys()] : [],
     ...(files.length > 0 ? {files} : {}),
     ...(coupledWith.length > 0 ? {coupledWith} : {}),
+    ...(notedShared.length > 0 ? {notedShared} : {}),
     ...(requirements ? {requirements} : {}),
     ...(frontmatter?.entries.get('gap_closure')?.value === true ? {gapClosure: true} : {}),
+    ...(['gap_closure', 'mode', 'type'].some((key) => namesGapClosure(key, frontmatter?.entries.get(key)?.value)) ? {closesGaps: true} : {}),
     // Read off the text as written (a quoted checkpoint counts too): a count over the tree, not a verdict on one plan.
     ...(hasCheckpoint ? {checkpoint: true} : {}),
     ...(frontmatter?.entries.get('autonomous')?.value === false ? {heldBack: {checkpoint: hasCheckpoint}} : {}),
@@ -132,6 +157,12 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
   }
+}
+
+/** Whether a frontmatter value says the plan closes gaps: `gap_closure: true`, or `gap_closure` (`gap-closure`) as the value of `mode` or `type`. */
+function namesGapClosure(key: string, value: unknown): boolean {
+  if (key === 'gap_closure') return value === true
+  return typeof value === 'string' && /^gap[_-]closure$/i.test(value.trim())
 }
 
 /**
@@ -437,23 +468,26 @@ export class PlanGraph {
 
   /**
    * Whether nothing will execute `plan` again: GSD's execute-phase skips a plan
-   * that has a summary, and never schedules one marked `status: superseded`.
+   * that has a summary, and never schedules one marked `status: superseded`;
+   * a plan in a finished milestone's archive (`archived`) belongs to a milestone
+   * that complete-milestone has closed, whether or not its summary was kept.
    */
-  executionState(plan: PlanNode): 'pending' | 'executed' | 'superseded' {
+  executionState(plan: PlanNode): ExecutionState {
     if (plan.superseded) return 'superseded'
-    return this.summaryOf(plan) ? 'executed' : 'pending'
+    if (this.summaryOf(plan)) return 'executed'
+    return isInMilestoneArchive(path.relative(this.root, plan.directory)) ? 'archived' : 'pending'
   }
 
   /**
    * Whether `later` was written after `earlier` ran, so that the two never
    * ran in one wave whatever their `wave`s say (a later round numbers its
    * waves from 1 again): `later` is a gap-closure plan and `earlier` is not
-   * (`execute-phase --gaps-only` runs gap closure after the phase's plans),
+   * (`closesGaps`: gap closure is planned and run after the phase's plans),
    * or `later`'s text names `earlier`'s summary, which exists only once
    * `earlier` has run (a replan, or a gap-closure plan reading the one before).
    */
   writtenAfterRunOf(later: PlanNode, earlier: PlanNode): boolean {
-    if (later.gapClosure && !earlier.gapClosure) return true
+    if (later.closesGaps && !earlier.closesGaps) return true
     return this.summaryOf(earlier) !== undefined && this.readsSummaryOf(later, earlier)
   }
 

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {parseFrontmatter} from '../model/frontmatter.js'
-import type {PlanGraph, PlanNode} from './graph.js'
+import type {ExecutionState, PlanGraph, PlanNode} from './graph.js'
 import {normalizeNumber} from './ids.js'
 import {impliedWave, waveIsOff} from './waves.js'
 
@@ -46,8 +46,8 @@ export interface PlanView {
   /** The plan's title: its first heading (without a `Plan 01-02:` prefix), else the first line of `<objective>`; `null` when it has neither. */
   title: string | null
   path: string
-  /** `executed`: a SUMMARY records it as run. `superseded`: `status: superseded`. */
-  state: 'pending' | 'executed' | 'superseded'
+  /** `executed`: a SUMMARY records it as run. `superseded`: `status: superseded`. `archived`: in a finished milestone's `milestones/v{X.Y}-phases/`. */
+  state: ExecutionState
   /** `autonomous: false`: the plan stops for a person. */
   checkpoint: boolean
   /** The `wave` the plan declares, `null` when it has none. */

@@ -13,6 +13,7 @@ function planLines(plan: PlanView): string[] {
   if (plan.summaryOnly) marks.push('✓ executed (plan file removed)')
   else if (plan.state === 'executed') marks.push('✓ executed')
   else if (plan.state === 'superseded') marks.push('⊘ superseded')
+  else if (plan.state === 'archived') marks.push('▣ archived')
   if (plan.checkpoint) marks.push('⚑ checkpoint')
   if (plan.cycle) marks.push('⟳ on a dependency cycle')
   if (plan.waveMismatch) marks.push(plan.impliedWave === null ? `⚠ wave ${plan.declaredWave} is out of order` : `⚠ wave ${plan.declaredWave}, implied ${plan.impliedWave}`)
@@ -63,6 +64,7 @@ export function mermaidText(text: string): string {
 const mermaidClasses = [
   'classDef executed fill:#e6f4ea,stroke:#2e7d32,color:#1b5e20',
   'classDef superseded fill:#f1f1f1,stroke:#9e9e9e,stroke-dasharray:4 3,color:#757575',
+  'classDef archived fill:#f1f1f1,stroke:#9e9e9e,color:#616161',
   'classDef checkpoint stroke:#1565c0,stroke-width:3px',
   'classDef waveMismatch fill:#fff4e5,stroke:#ef6c00,stroke-width:2px',
   'classDef cycle fill:#fdecea,stroke:#c62828,stroke-width:3px',
@@ -119,6 +121,7 @@ export function dotString(lines: string[]): string {
 const dotStyles: Record<string, string> = {
   executed: 'fillcolor="#e6f4ea", color="#2e7d32", fontcolor="#1b5e20"',
   superseded: 'fillcolor="#f1f1f1", color="#9e9e9e", fontcolor="#757575", style="rounded,filled,dashed"',
+  archived: 'fillcolor="#f1f1f1", color="#9e9e9e", fontcolor="#616161"',
   waveMismatch: 'fillcolor="#fff4e5", color="#ef6c00", penwidth=2',
   cycle: 'fillcolor="#fdecea", color="#c62828", penwidth=3'
 }

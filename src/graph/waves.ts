@@ -135,11 +135,16 @@ function firstWave(graph: PlanGraph, directory: string): number {
  * The wave a plan is in once `wave-order`'s fixes are applied: its declared
  * `wave`, unless it is off or a plan it waits for is (whose fix moves it
  * too), then the wave its dependencies place it in; `undefined` when that
- * cannot be worked out.
+ * cannot be worked out. Worked out once per plan and graph: every plan of a
+ * phase asks it of each of its peers.
  */
 export function settledWave(graph: PlanGraph, node: PlanNode): number | undefined {
+  const known = graph.memo('settledWaves', () => new Map<PlanNode, number | undefined>())
+  if (known.has(node)) return known.get(node)
   const implied = impliedWave(graph, node)?.wave
-  return waveIsOff(graph, node, implied) || misplacedDependency(graph, node) ? implied : node.wave
+  const settled = waveIsOff(graph, node, implied) || misplacedDependency(graph, node) ? implied : node.wave
+  known.set(node, settled)
+  return settled
 }
 
 /** Where a plan goes when the plans of its wave that it conflicts with are separated: its wave, and the plans it must then wait for. */

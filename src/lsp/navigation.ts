@@ -40,7 +40,7 @@ function targetOf(graph: PlanGraph, from: PlanNode, entry: DependencyEntry): Pla
 }
 
 /** A plan's status as the hover and the code lens say it. */
-function statusOf(graph: PlanGraph, plan: PlanNode): 'done' | 'superseded' | 'pending' {
+function statusOf(graph: PlanGraph, plan: PlanNode): 'done' | 'superseded' | 'archived' | 'pending' {
   if (plan.summaryOnly) return 'done'
   const state = graph.executionState(plan)
   return state === 'executed' ? 'done' : state

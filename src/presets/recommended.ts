@@ -6,13 +6,14 @@ import {definePreset} from './define.js'
  * GSD's end-of-phase default never set: on the real corpus it flags every
  * human-verify of 407 plans), `read-first-paths` (a Plan-Build-Run element)
  * and `pbr-plan-format` (Plan-Build-Run's own task ids, complexity and summary);
- * `max-tasks` keeps GSD's blocking sizes and its file-count warning, but not
- * the warning at a fourth task, which a plan of four small tasks does not
- * deserve (the `gsd` preset keeps the plan checker's every level).
+ * `max-tasks` keeps GSD's blocking sizes, but not its warnings at a fourth
+ * task or a tenth file: a plan of four small tasks, or of ten files most of
+ * which are one-line edits, generated components or config, does not deserve
+ * them (the `gsd` preset keeps the plan checker's every level).
  */
 export default definePreset({
   'human-verify-mode': 'off',
   'read-first-paths': 'off',
   'pbr-plan-format': 'off',
-  'max-tasks': ['on', {warnAbove: 0}]
+  'max-tasks': ['on', {warnAbove: 0, warnFilesAbove: 0}]
 })
