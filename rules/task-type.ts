@@ -63,16 +63,20 @@ export default defineRule<Options>({
       const checkpoint = value.startsWith('checkpoint:')
       // A bare `checkpoint` meant a checkpoint too, and `manual` or `human` a person's task: offer the checkpoints first.
       const checkpointLike = value.toLowerCase().startsWith('checkpoint') || personTypes.test(value.trim())
+      // A word that names no person's task runs as the `auto` its tasks mean: out of the vocabulary, not a wrong run.
+      const runsAsMeant = !checkpointLike && value.trim() !== ''
       findings.push({
         message: checkpoint
           ? `\`${value}\`${where} is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${codeList(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
-          : `Task type \`${value || 'empty'}\`${where} is not one of ${codeList(taskTypes)}; use one of them, or add it to the \`additionalTypes\` option`,
+          : runsAsMeant
+            ? `Task type \`${value}\`${where} is not one of ${codeList(taskTypes)}: the executor runs it as \`auto\`, as the tasks mean; write \`auto\`, or add it to the \`additionalTypes\` option`
+            : `Task type \`${value || 'empty'}\`${where} is not one of ${codeList(taskTypes)}: the executor runs it as \`auto\`, unattended; use one of them, or add it to the \`additionalTypes\` option`,
         range,
         suggestions: (checkpointLike
           ? closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:'))).sort((a, b) => Number(b === 'checkpoint:human-action') - Number(a === 'checkpoint:human-action'))
           : ['auto', ...closestFirst(value, types).filter((type) => type !== 'auto')]
         ).map((text) => ({range, text})),
-        ...(checkpoint ? {severity: 'warning' as const} : {})
+        ...(checkpoint || runsAsMeant ? {severity: 'warning' as const} : {})
       })
     }
     for (const finding of findings.sort((a, b) => a.range[0] - b.range[0])) report(finding)

@@ -108,15 +108,20 @@ export const personElements: ReadonlySet<string> = new Set(['human-check', 'how-
 /** What a task's name or action says when its work is a person's: a manual check, manual intervention, human testing. */
 const personWork = /\b(?:manual(?:ly)?[ -](?:verif|interven|qa\b|test|check|smoke)|human[ -](?:verif|test|review|check)|pause for (?:a )?(?:human|person|user))/i
 
+/** A line of a `<verify>` labelled as a person's step: `# Manual verification: …`, `- Manual check: …`. */
+const manualStepLabel = /^[ \t]*(?:[#*>-][ \t]*)*manual(?:ly)?(?:[ -](?:verification|verify|test|testing|check|qa|smoke test))?[ \t]*:/im
+
 /**
  * Whether a task holds a person's work though it is not a checkpoint: it
- * carries an element addressed to a person (`<human-check>`), or its name
+ * carries an element addressed to a person (`<human-check>`), its name
  * or action says the work is manual ("Manual verification", "ask for manual
- * intervention"). `autonomous-flag` reads it (`checkpoint-gate`, the elements).
+ * intervention"), or a line of its `<verify>` is labelled as a manual step
+ * ("# Manual verification: …"). `autonomous-flag` reads it (`checkpoint-gate`, the elements).
  */
 export function holdsPersonWork(document: PlanDocument, task: Element): boolean {
   if (descendants(task).some((element) => personElements.has(element.name))) return true
-  return [...elementsNamed(task, 'name'), ...elementsNamed(task, 'action')].some((element) => personWork.test(plainText(document, element)))
+  if ([...elementsNamed(task, 'name'), ...elementsNamed(task, 'action')].some((element) => personWork.test(plainText(document, element)))) return true
+  return elementsNamed(task, 'verify').some((element) => manualStepLabel.test(plainText(document, element)))
 }
 
 /** The range of a whole attribute with the white space before it, for removing it cleanly. */
