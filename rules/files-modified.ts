@@ -1,4 +1,6 @@
-import {andList, filesModified, normalizePath, pathCovers, taskPaths, taskType, type PathEntry} from '../src/plan.js'
+import type {PlanDocument} from '../src/model/document.js'
+import {child, descendants, type Element} from '../src/model/markup.js'
+import {andList, blankTags, filesModified, normalizePath, pathCovers, taskPaths, taskTitle, taskType, type PathEntry} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -20,6 +22,99 @@ function pathList(entries: PathEntry[]): string {
 
 /** A secrets file of the `.env` family (`.env`, `.env.local`, `.env.production.local`), gitignored; not `.env.example` and its kin, which are committed. */
 const secretsFile = /(?:^|\/)\.env(?:\.(?!example$|sample$|template$|dist$|defaults?$)[\w.-]+)?$/
+
+/**
+ * A word of an edit, in the languages plans are written in (English,
+ * Portuguese, Spanish, French, Russian, Chinese, Japanese): a line with one
+ * changes the file it names.
+ */
+const editWord = new RegExp(
+  [
+    String.raw`\b(?:add|append|prepend|create|edit|modify|modifie|update|write|rewrite|overwrite|replace|remove|delete|change|fix|extend|insert|implement|rename|move|generate|regenerate|refactor|register|wire|export|populate|bump|patch|amend|adjust|rebuild|restyle|polish|uncomment|introduce|migrate|convert|drop|strip|fill|install|scaffold|swap|tweak|correct|mutate|save|commit)(?:s|es|d|ed|ing)?\b`,
+    String.raw`\b(?:wrote|written|set up|un-?ignore\w{0,3}|comment(?:s|ed)? out)\b`,
+    String.raw`\b(?:gerar|gera|regenerar|regenera|reconstruir|generar|genera|criar|crie|adicionar|adicione|atualizar|atualize|modificar|modifique|alterar|altere|corrigir|corrija|editar|edite|escrever|escreva|remover|remova|substituir|substitua|implementar|implemente|crear|cree|añadir|agregar|actualizar|cambiar|eliminar|reemplazar|escribir|créer|ajouter|modifier|corriger|écrire|supprimer|remplacer|mettre à jour)\b`,
+    String.raw`(?<!\p{L})(?:созда|добав|обнов|измен|исправ|напиш|написа|перепиш|удал|замен|реализ|расшир|сгенер)\p{L}{0,6}`,
+    '创建|新建|添加|追加|修改|修订|更新|编写|写入|删除|替换|实现|改为|扩展|补齐|重写|生成|重建|作成|修正|変更|削除|置換|実装'
+  ].join('|'),
+  'giu'
+)
+/** A shell command that writes the file it names: a redirect, an in-place edit, a copy, move or removal. */
+const shellWrite = /(?<=[\w"')\]]\s?)>>?\s*[\w./~$"'-]|\bsed\s+-i|\b(?:cp|mv|rm|touch|tee|mkdir|git\s+(?:mv|rm|add))\s/
+/** A word of denial before an edit word ("do NOT modify", "no changes needed", "不修改", "не изменять"). */
+const denial = /(?:\b(?:no|not|never|without|nothing|none|não|nao|nenhum|sem|sin|sans|ne)\b|n't\b|(?<!\p{L})(?:не|без)(?!\p{L})|不|无需|无|没有|しない)[^.,;:\n]{0,40}$/iu
+/** A line about a failing check ("If any check fails, fix it"): the deviation any task may make, not the plan's edit. */
+const onFailure = /\bif\b[^\n]{0,80}\b(?:fail|fails|failed|failing|errors?)\b/i
+
+/** Whether a line asks for an edit: an edit word no denial comes before, or a shell write; a line about a failing check does not. */
+function asksForEdit(line: string): boolean {
+  if (onFailure.test(line)) return false
+  if (shellWrite.test(blankTags(line))) return true
+  // Code quoted in the line (`export const VERSION`) is what a check looks for, not an edit.
+  const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
+  return [...prose.matchAll(editWord)].some((match) => !denial.test(prose.slice(Math.max(0, match.index - 60), match.index)))
+}
+
+/** Where a line reads, runs or uses a file: `Read`, `grep`, `bash scripts/x.sh`, `docker build -f`, "through `scripts/deploy.sh`". */
+const readsOrRuns =
+  /(?<![\w./-])(?:read|reads|reading|open|inspect|review|check|confirm|verify|grep|rg|cat|head|tail|wc|ls|diff|compare|through|via|run|runs|execute|executes|invoke|bash|sh|zsh|pwsh|node|python3?|bun|deno|tsx|npx|docker|tsc|pytest|vitest|jest|source|readFileSync|ler|leia|executar|verificar|confirmar)(?![\w./-])|\btest\s+-[efsd]\b|\bno (?:code )?changes? (?:needed|required)\b|\bread[- ]only\b|\bunchanged\b/i
+/** The words a check's name starts with (`Verify …`, `Confirm …`, `Pre-flight check`, `Verificar …`). */
+const checkName =
+  /^(?:verify|verification|verifying|confirm|check|validate|validation|audit|smoke[- ]test|pre-?flight|post-\w+ verification|run (?:the )?(?:tests?|test suite|suite|checks?|benchmarks?)|verificar|confirmar|validar|comprobar|vérifier|провер\p{L}*|验证|确认|检查)(?!\p{L})/iu
+/** A task saying it changes nothing: "No code changes in this task", "this task is read-only", "does not modify any file", "无需修改任何文件". */
+const changesNothing =
+  /\bno (?:code|file|source) (?:changes?|edits?|modifications?)\b|\b(?:makes?|requires?|needs?) no (?:code |file )?(?:changes?|edits?)\b|\b(?:this )?task (?:is )?(?:read[- ]only|verification[- ]only|verify[- ]only)\b|\bread[- ]only (?:task|verification|check|audit|pass|step|gate)\b|\b(?:does|do|will|must) not (?:modify|change|edit|write|touch) any (?:files?|code|source)\b|\bmodif(?:y|ies) no files?\b|\bnão de modificação\b|(?:无需|不)修改任何文件/iu
+
+/** Elements whose text says what a task must end with, not what it does: their file names are checks. */
+const checkElements = new Set(['files', 'read_first', 'verify', 'automated', 'done', 'acceptance_criteria', 'success_criteria', 'output'])
+
+/** The lines of what a task does (its name, action, behaviour, prose), without its file lists and checks. */
+function workLines(document: PlanDocument, task: Element): string[] {
+  const [start, end] = task.contentRange
+  let text = document.text.slice(start, end)
+  for (const element of descendants(task)) {
+    if (!checkElements.has(element.name)) continue
+    const [from, to] = [element.range[0] - start, element.range[1] - start]
+    text = text.slice(0, from) + text.slice(from, to).replace(/[^\n]/g, ' ') + text.slice(to)
+  }
+  return text.split('\n').filter((line) => line.trim() !== '')
+}
+
+/** Whether a task's files are what it reads: it says it changes nothing, or it is a check whose work asks for no edit. */
+function readsOnly(document: PlanDocument, task: Element, paths: string[]): boolean {
+  const lines = workLines(document, task)
+  const names = paths.map((path) => path.slice(path.lastIndexOf('/') + 1)).filter(Boolean)
+  const aboutAFile = (line: string) => names.some((name) => line.includes(name))
+  // Said of the whole task, and no line of it edits one of its files.
+  if (lines.some((line) => changesNothing.test(line) && !aboutAFile(line)) && !lines.some((line) => aboutAFile(line) && asksForEdit(line))) return true
+  return checkName.test(taskTitle(document, task)) && !lines.some(asksForEdit)
+}
+
+/** A test file: `a.test.ts`, `a_test.go`, `test_a.py`, `tests/…`. */
+const testFile = /(?:^|[/._-])(?:tests?|spec|__tests__)(?:[/._-]|$)/
+
+/** Whether a line names a file: the path, or a shorter or longer form of it (`route.ts`, `app/api/route.ts`, `/root/app/src/app/api/route.ts`), not another file of the same name. */
+function mentionsFile(line: string, path: string): boolean {
+  const file = normalizePath(path)
+  const base = file.slice(file.lastIndexOf('/') + 1)
+  if (!base.includes('.')) return line.includes(file)
+  for (let at = line.indexOf(base); at !== -1; at = line.indexOf(base, at + 1)) {
+    if (/[\w.-]/.test(line[at + base.length] ?? '')) continue
+    let from = at
+    while (from > 0 && /[\w./@~-]/.test(line[from - 1])) from--
+    const token = normalizePath(line.slice(from, at + base.length))
+    if (file === token || file.endsWith(`/${token}`) || token.endsWith(`/${file}`)) return true
+  }
+  return false
+}
+
+/** Whether a task only reads or runs one of its files: each line of its work naming the file reads or runs it, and none edits it. */
+function onlyReadsFile(document: PlanDocument, task: Element, path: string): boolean {
+  // A TDD task runs the tests it writes.
+  if (testFile.test(path) && (child(task, 'behavior') || task.attributes.some((attribute) => attribute.name === 'tdd' && attribute.value === 'true'))) return false
+  const mentions = workLines(document, task).filter((line) => mentionsFile(line, path))
+  // A line that ends in a colon heads the lines that say what is done to the file.
+  return mentions.length > 0 && mentions.every((line) => readsOrRuns.test(line) && !asksForEdit(line) && !/:[*\s]*$/.test(line))
+}
 
 /** Whether one list names the other's path: the same file, a glob or folder holding it, or its bare file name. */
 function names(list: PathEntry[], entry: PathEntry): boolean {
@@ -51,7 +146,14 @@ export default defineRule<Options>({
     // A human-verify or a decision changes no file: its `<files>` are what the person looks at.
     const looksAt = (entry: (typeof named)[number]) => ['checkpoint:human-verify', 'checkpoint:decision'].includes(taskType(entry.task) ?? '')
     // A gitignored secrets file is filled in on one machine: no worktree merges it, so no parallel plan collides on it.
-    const missing = named.filter((entry) => !names(declared, entry) && !reads(entry) && !looksAt(entry) && !secretsFile.test(normalizePath(entry.path)))
+    // A task that only reads, runs or checks a file does not write it: no plan collides on it.
+    const readOnlyTasks = new Set(
+      [...new Set(named.map((entry) => entry.task))].filter((task) => readsOnly(document, task, named.filter((entry) => entry.task === task).map((entry) => entry.path)))
+    )
+    const onlyRead = (entry: (typeof named)[number]) => readOnlyTasks.has(entry.task) || onlyReadsFile(document, entry.task, entry.path)
+    const unwritten = named.filter((entry) => !names(declared, entry) && !reads(entry) && !looksAt(entry) && !onlyRead(entry) && !secretsFile.test(normalizePath(entry.path)))
+    // A path two tasks name is one file to add.
+    const missing = unwritten.filter((entry, index) => unwritten.findIndex((other) => normalizePath(other.path) === normalizePath(entry.path)) === index)
     if (missing.length > 0) {
       report({
         message:

@@ -2,7 +2,7 @@ import type {PlanDocument} from '../src/model/document.js'
 import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {child} from '../src/model/markup.js'
-import {filesModified, isCheckpoint, lineOf, normalizePath, taskPaths} from '../src/plan.js'
+import {andList, filesModified, isCheckpoint, lineOf, normalizePath, taskPaths, taskTitle} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -31,18 +31,60 @@ function isAlternative(document: PlanDocument, task: Element): boolean {
 }
 
 /**
- * The tasks of a plan the executor works through: its `<task>` blocks but
- * checkpoints (the orchestrator runs those), alternatives side by side
- * counted once; or, in a legacy plan without any, its `## Task N` headings.
+ * One part of a name that is a step GSD's executor takes after every plan's
+ * tasks (`workflows/execute-plan.md`: create_summary, update_current_position,
+ * update_roadmap, update_requirements, git_commit_metadata): a commit or push,
+ * the plan's SUMMARY, STATE, ROADMAP or REQUIREMENTS (their names in capitals,
+ * as the files are: `state.test.ts` is no STATE.md).
  */
-function tasksOf(document: PlanDocument): {tasks: Range[]; all: number; checkpoints: number; alternatives: boolean} {
+const commitPart = /^(?:(?:atomic|final|single|local|closure|unified|unificado|atómicos?|atomicos?)\s+)*(?:git\s+)?(?:commits?|push|pushes)\b/i
+const planningDocPart =
+  /^(?:(?:[Ww]rite|[Cc]reate|[Uu]pdate|[Ss]ync|[Rr]efresh|[Aa]dvance|[Ff]inali[sz]e|[Cc]rear|[Ee]scribir|[Aa]ctualizar|[Aa]tualizar)\s+)?(?:the\s+)?`?(?:\.planning\/)?(?:[\w.-]{0,40}-)?(?:SUMMARY|STATE|ROADMAP|REQUIREMENTS)(?:\.md)?\b|^(?:[Cc]lose-?out|[Ff]inal|[Cc]losing)\s+summary\b/
+const bookkeepingPart = (part: string) => commitPart.test(part) || planningDocPart.test(part)
+/** A step that runs the migration tool over a schema an earlier task wrote: `Generate the Drizzle migration`, `Apply migration 0007`. */
+const generatedMigration = /^(?:generate|regenerate|run|apply|push)\b[^\n]{0,40}\bmigrations?\b/i
+
+/** The parts of a task name (`Commit + push`, `Write SUMMARY.md and update STATE.md`), notes in brackets or after a dash aside. */
+function nameParts(name: string): string[] {
+  const bare = name.replace(/\s[—–]\s[^\n]*/, '').replace(/\([^()\n]{0,200}\)|\[[^[\]\n]{0,200}\]|\*\*/g, ' ')
+  return bare
+    .split(/[+,&;]|\b(?:and|y|e|then)\b/i)
+    .map((part) => part.trim())
+    .filter(Boolean)
+}
+
+/** What a task is to the limit: work, the executor's bookkeeping, or a generated migration. */
+function kindOf(document: PlanDocument, task: Element): 'work' | 'bookkeeping' | 'migration' {
+  const parts = nameParts(taskTitle(document, task))
+  if (parts.length === 0) return 'work'
+  if (parts.every(bookkeepingPart)) return 'bookkeeping'
+  if (generatedMigration.test(parts[0]) && parts.slice(1).every((part) => generatedMigration.test(part) || bookkeepingPart(part) || /^apply\b/i.test(part))) return 'migration'
+  return 'work'
+}
+
+/**
+ * The tasks of a plan the executor works through: its `<task>` blocks but
+ * checkpoints (the orchestrator runs those), the executor's own bookkeeping
+ * and generated migrations (they cost next to no context), alternatives side
+ * by side counted once; or, in a legacy plan without any, its `## Task N`
+ * headings.
+ */
+function tasksOf(document: PlanDocument): {tasks: Range[]; all: number; leftOut: string[]; alternatives: boolean} {
   if (document.tasks.length === 0) {
     const headings = document.headings.filter((heading) => (heading.depth === 2 || heading.depth === 3) && taskHeading.test(heading.text.trim()))
-    return {tasks: headings.map((heading) => heading.range), all: headings.length, checkpoints: 0, alternatives: false}
+    return {tasks: headings.map((heading) => heading.range), all: headings.length, leftOut: [], alternatives: false}
   }
-  const work = document.tasks.filter((task) => !isCheckpoint(task))
+  const executed = document.tasks.filter((task) => !isCheckpoint(task))
+  const kinds = executed.map((task) => kindOf(document, task))
+  const work = executed.filter((_, index) => kinds[index] === 'work')
   const tasks = work.filter((task, index) => !(index > 0 && isAlternative(document, task) && isAlternative(document, work[index - 1])))
-  return {tasks: tasks.map((task) => task.openTag), all: document.tasks.length, checkpoints: document.tasks.length - work.length, alternatives: tasks.length < work.length}
+  const count = (number: number, one: string, many: string) => (number === 0 ? [] : [number === 1 ? `its ${one}` : `its ${number} ${many}`])
+  const leftOut = [
+    ...count(document.tasks.length - executed.length, 'checkpoint', 'checkpoints'),
+    ...count(kinds.filter((kind) => kind === 'bookkeeping').length, 'bookkeeping task', 'bookkeeping tasks'),
+    ...count(kinds.filter((kind) => kind === 'migration').length, 'generated migration', 'generated migrations')
+  ]
+  return {tasks: tasks.map((task) => task.openTag), all: document.tasks.length, leftOut, alternatives: tasks.length < work.length}
 }
 
 /** Files the executor does not write by hand, or that are data: lockfiles, snapshots, generated code, fixtures. */
@@ -115,9 +157,9 @@ export default defineRule<Options>({
   kinds: ['plan'],
   defaultOptions: {max: 4, warnAbove: 3, min: 0, maxFiles: 14, warnFilesAbove: 9},
   check({document, options, report}) {
-    const {tasks, all, checkpoints, alternatives} = tasksOf(document)
+    const {tasks, all, leftOut, alternatives} = tasksOf(document)
     // What was left out of the count, so the number matches what the author sees.
-    const aside = [checkpoints > 0 ? `besides ${checkpoints === 1 ? 'its checkpoint' : `its ${checkpoints} checkpoints`}` : '', alternatives ? 'alternatives counted once' : '']
+    const aside = [leftOut.length > 0 ? `besides ${andList(leftOut)}` : '', alternatives ? 'alternatives counted once' : '']
       .filter(Boolean)
       .join(', ')
     // The minimum is of `<task>` blocks, checkpoints included: a plan of one checkpoint has its task.

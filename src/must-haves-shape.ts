@@ -3,11 +3,14 @@ import type {PlanDocument} from './model/document.js'
 import type {Range} from './model/text.js'
 import type {Finding} from './rule.js'
 
+/** A key that is a file path (`src/lib/auth.ts`, `src/lib/auth.ts (provides`), not a field name. */
+const pathLike = /^[\w.@~-]{0,100}[/.]\S/
+
 /**
  * The shape of `must_haves.artifacts` and `must_haves.key_links` as GSD's
  * verifier reads them (`templates/phase-prompt.md`): an artifact is a path,
  * or a mapping with `path` and the optional `provides`, `min_lines` (a whole
- * number), `exports` (names) and `contains` (a pattern); a key link is a
+ * number, 0 for "exists"), `exports` (names) and `contains` (a pattern); a key link is a
  * mapping with `from` and `to`. `must-haves` runs it.
  */
 export function checkMustHavesShape(document: PlanDocument, mustHaves: YAMLMap, report: (finding: Finding) => void): void {
@@ -21,12 +24,15 @@ export function checkMustHavesShape(document: PlanDocument, mustHaves: YAMLMap, 
     if (!isMap(item)) continue
     const range = rangeOf(item)
     if (!range) continue
+    // `- src/auth.ts: JWT helpers` is a path and what it provides: a mapping to YAML, GSD's plain-string form to its author.
+    if (item.items.length === 1 && isScalar(item.items[0].key) && pathLike.test(String(item.items[0].key.value))) continue
     if (!item.has('path')) {
       report({message: 'This artifact has no `path`: the verifier checks that the file at `path` exists and is substantive', range})
       continue
     }
     const minLines = item.get('min_lines', true)
-    if (minLines !== undefined && !(isScalar(minLines) && Number.isInteger(minLines.value) && Number(minLines.value) > 0)) {
+    // The verifier counts lines only above 0 (`min_lines: 0`: the file need only exist), and reads a quoted count as the number.
+    if (minLines !== undefined && !(isScalar(minLines) && /^\d{1,9}$/.test(String(minLines.value).trim()))) {
       report({message: '`min_lines` is a whole number of lines (the fewest the file needs to count as substantive)', range: rangeOf(minLines) ?? range})
     }
     const exports = item.get('exports', true)

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch'
 import {onlyNearMiss} from './distance.js'
 import {sliceOf, type PlanDocument} from './model/document.js'
-import {attribute, descendants, type Element, type MarkupProblem} from './model/markup.js'
+import {attribute, child, descendants, type Element, type MarkupProblem} from './model/markup.js'
 import type {Range} from './model/text.js'
 import {frontmatterItems, parseFrontmatter} from './model/frontmatter.js'
 
@@ -81,6 +81,15 @@ export function isHumanTask(task: Element): boolean {
   const type = taskType(task)?.trim().toLowerCase().replace(/_/g, '-')
   if (type === undefined) return false
   return type.startsWith('checkpoint') || humanTypeSlips.has(type)
+}
+
+/** A task number before its name: `Task 2:`, `Task W0-T3:`, `T-02-01-1:`, `任务 2:`, `Task 1 (conditional):`, `[BLOCKING]`. */
+const taskNumber = /^\s*(?:\[[^\]\n]{0,40}\]\s*)?(?:(?:task|tarefa|tarea|tâche|задача|任务)\s*)?(?:[\w.-]{0,20}\d[\w.-]{0,20}\s*)?(?:\([^)\n]{0,40}\)\s*)?[:：.—–-]?\s*(?:\[[^\]\n]{0,40}\]\s*)?/iu
+
+/** What a task's `<name>` says it does (its first 200 characters), without the task's number. */
+export function taskTitle(document: PlanDocument, task: Element): string {
+  const name = child(task, 'name')
+  return name ? document.text.slice(name.contentRange[0], Math.min(name.contentRange[1], name.contentRange[0] + 200)).replace(taskNumber, '').trim() : ''
 }
 
 /** The text between an element's tags. */
@@ -192,17 +201,19 @@ export function pathEntries(document: PlanDocument, element: Element): PathEntry
   const [start, end] = element.contentRange
   // Tags (`<item>`) are no part of a path.
   const content = blankTags(document.text.slice(start, end))
-  // Lines, or parts of a line split at `,` and `;` (full-width ones and `、` too; but not the comma of a `{a,b}` brace group).
-  // A path ends at a bracket, ASCII or full-width: `src/a.ts（更新）` is `src/a.ts` and a note.
-  for (const piece of content.matchAll(/(?:[^\n,;{，；、]|\{[^}\n]*\}?)+/g)) {
+  // Lines, or parts of a line split at `,` and `;` (full-width ones and `、` too; but not the comma of a `{a,b}` brace group,
+  // nor the `;` ending an HTML entity: `&lt;run-id&gt;`). A path ends at a bracket, ASCII or full-width: `src/a.ts（更新）` is `src/a.ts` and a note.
+  for (const piece of content.matchAll(/(?:&#?\w{1,8};|[^\n,;{，；、]|\{[^}\n]*\}?)+/g)) {
     const token = /^[\s>*+-]*(?:\d+[.)]\s+)?`?([^\s`()'"（）【】「」]+)/.exec(piece[0])
     if (!token) continue
-    // `docs/testing ss/uat-1.png`: a folder name with a space, when the next word goes on with a `/`.
-    const goesOn = /\.[A-Za-z0-9]{1,10}$|\/$/.test(token[1]) ? null : /^ ([^\s`()'"]*\/[^\s`()'"]*)/.exec(piece[0].slice(token[0].length))
+    // `docs/testing ss/uat-1.png`: a folder name with a space, when it is a path already and the next word goes on with a `/`
+    // (not prose: `uses tokio::time::pause/advance`).
+    const goesOn = !token[1].includes('/') || /\.[A-Za-z0-9]{1,10}$|\/$/.test(token[1]) ? null : /^ ([^\s`()'"]*\/[^\s`()'"]*)/.exec(piece[0].slice(token[0].length))
     const text = (goesOn ? `${token[1]} ${goesOn[1]}` : token[1]).replace(/:\d+(?:-\d+)?$/, '').replace(/[.:]$/, '')
     if (!pathStart.test(text) || !/[A-Za-z0-9]/.test(text) || notPath.test(text) || !pathLike.test(text.replace(/\/$/, '/x'))) continue
     const at = start + piece.index + token[0].length - token[1].length
-    entries.push({path: text, range: [at, at + text.length]})
+    // `&lt;ts&gt;_x.sql` is `<ts>_x.sql` as `files_modified` writes it.
+    entries.push({path: text.replace(/&(lt|gt|amp);/g, (_, name: string) => ({lt: '<', gt: '>', amp: '&'})[name]!), range: [at, at + text.length]})
   }
   return entries
 }
