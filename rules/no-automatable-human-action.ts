@@ -156,10 +156,11 @@ const elsewhere =
  * step back on the machine the agent works on ("On the build host (not the
  * VM):", "on the Linux dev box:", "on this machine", "locally"): in a task
  * whose work is on a VM, that step is still an ask. It wins over a VM named
- * on the same line.
+ * on the same line; "from the host" does not name it ("From the host, ssh
+ * into the guest and …" works in the guest).
  */
 const onAgentMachine =
-  /\b(?:on|in|at|from) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -](?:host|box|machine|server|workstation|checkout)\b|\b(?:on|at|from) the host\b|\bon this (?:machine|host|box|computer)\b|\blocally\b/i
+  /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -](?:host|box|machine|server|workstation|checkout)\b|\b(?:on|at) the host\b|\bon this (?:machine|host|box|computer)\b|\blocally\b/i
 
 /** Where the first of `texts` (a line, then what stands over it) that names a place puts the step: the agent's machine, one it does not reach, or neither. */
 function placeOf(texts: string[]): 'agent' | 'elsewhere' | undefined {
