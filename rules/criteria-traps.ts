@@ -3,7 +3,7 @@ import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {andList, elementsNamed, lineOf, taskOf} from '../src/plan.js'
 import {defineRule, type Severity} from '../src/rule.js'
-import {allowListed, countsMatches, grepCalls, grepTarget, hasOption, invertsMatch, shellSegments, shellView, type GrepCall} from '../src/shell.js'
+import {allowListed, countsMatches, expectsNoOutput, grepCalls, grepTarget, hasOption, invertsMatch, shellSegments, shellView, type GrepCall} from '../src/shell.js'
 import {countUpTo} from '../src/sorted.js'
 
 type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
@@ -85,10 +85,19 @@ const lowerBound = /^(?:\+|\s*\(?(?:min(?:imum)?\b|or more\b|or greater\b|at lea
 
 /**
  * Words after a count that say it was measured as it stands ("= 4 (unchanged
- * from the baseline)"): a count of lines read off the same grep, not a guess
- * at matches.
+ * from the baseline)", "(both call sites untouched)"): a count of lines read
+ * off the same grep, not a guess at matches.
  */
-const keepsBaseline = /^[^\n]*?\b(?:unchanged|baseline|as before|same as before)\b/i
+const keepsBaseline = /^[^\n]*?\b(?:unchanged|untouched|intact|baseline|as before|same as before)\b/i
+
+/** The numbers a segment says are as things stand: "currently 12 calls", "12 calls today". */
+function currentCounts(segment: string): number[] {
+  const counts = []
+  for (const pattern of [/\b(?:currently|at present|right now)\b\D{0,40}(\d+)/gi, /\b(\d+)\D{0,40}?\b(?:today|currently|at present)\b/gi]) {
+    for (const match of segment.matchAll(pattern)) counts.push(Number(match[1]))
+  }
+  return counts
+}
 
 /** A bound (`≥ 12`, `>= 1`, `-ge 2`, "at least") between a grep and a later `= N`: that later number is prose ("3 × 4 = 12"), not the comparison. */
 function boundedBefore(segment: string, call: GrepCall | undefined, index: number): boolean {
@@ -103,9 +112,11 @@ function countOf(calls: GrepCall[], index: number): GrepCall | undefined {
 /**
  * Whether a count of `count` lines is a count of matches too: the pattern
  * matches whole lines (`-x`) or is anchored at the line start (`'^\s+(a|b)$'`,
- * `'^[[:space:]]*@Test'`), or it
- * is an alternation of `count` distinct alternatives, each named line once
- * (`'def test_a|def test_b'` == 2).
+ * `'^[[:space:]]*@Test'`), or it is what starts or makes up its line (see
+ * `lineHeads`), or a call or a callee (`isCall`), or any one token of a file
+ * whose lines are one entry each (YAML, TOML, INI, `.env`), or it is an
+ * alternation of `count` distinct alternatives, each named line once
+ * (`'def test_a|def test_b'` == 2, `'handle(Open|Close)Event'` == 2).
  */
 function linesAreMatches(call: GrepCall | undefined, count: number): boolean {
   if (!call) return false
@@ -113,23 +124,78 @@ function linesAreMatches(call: GrepCall | undefined, count: number): boolean {
   const pattern = call.pattern
   // A line has one start: a pattern anchored there matches at most once per line.
   if (pattern.startsWith('^')) return true
+  const fixed = hasOption(call.options, 'F', /--fixed-strings\b/)
   const extended = hasOption(call.options, 'E') || hasOption(call.options, 'P') || /--extended-regexp\b|--perl-regexp\b/.test(call.options)
-  if (isCall(pattern, extended && !hasOption(call.options, 'F', /--fixed-strings\b/))) return true
-  const alternatives = topLevelAlternatives(pattern, extended ? '|' : '\\|')
+  if (isCall(pattern, extended && !fixed)) return true
+  // The text the pattern matches, its escapes taken off (`\[x\]` is `[x]`); `\|` stays, as it is alternation in a basic pattern.
+  const text = fixed ? pattern : pattern.replace(/\\([^\w\s|])/g, '$1')
+  if (lineHeads.some((head) => head.test(text))) return true
+  const target = grepTarget(call, (token) => !token.startsWith('-'))
+  if (target !== undefined && entryPerLine.test(target) && !/\s/.test(text)) return true
+  const alternatives = namedAlternatives(pattern, extended ? '|' : '\\|')
   return alternatives.length === count && new Set(alternatives).size === count && alternatives.every((alternative) => /\w/.test(alternative))
 }
 
 /**
+ * What starts or makes up its line, so a line holds one: an assignment or a
+ * key (`FOO=`, `x = `, `  name:`, `secure: false`; not `==`, `::` or a
+ * URL's `://`), a declaration or a statement (`public static readonly`,
+ * `if (…)`, `return …`, `UPDATE …`), a Markdown heading, task-list box or
+ * table cell, an attribute or annotation (`[Test]`, `@Test`), and a whole
+ * string literal, as a list's element is written one to a line.
+ */
+const lineHeads = [
+  /^[\s"'-]*[A-Za-z_$][\w$.-]*\s*(?:=(?!=)|:(?![:/]))/,
+  /^\s*(?:export|public|private|protected|internal|static|readonly|abstract|final|override|async|const|let|var|val|def|function|func|fn|pub|class|struct|interface|enum|type|import)\s+[\w${*]/,
+  /^\s*(?:(?:if|for|while|switch)\s*\(|(?:return|throw)\s+\S|(?:UPDATE|CREATE|ALTER|DROP)\s+\w|INSERT\s+INTO\b|DELETE\s+FROM\b)/,
+  /^\s*#{1,6}\s/,
+  /^\s*(?:[-*]\s+)?\[[ xX]\]/,
+  /^\|[^|]+\|$/,
+  /^\[[A-Z][a-z]\w*(?:\([^)]*\))?\]$/,
+  /^@[A-Z]\w*$/,
+  /^(["'])[^"'\n]*\1,?$/
+]
+
+/** Files whose lines are one entry each (a key and its value, a list item): YAML, TOML, INI, `.env`. */
+const entryPerLine = /\.(?:ya?ml|toml|ini|cfg|properties)$|(?:^|\/)\.env(?:\.[\w.-]+)?$/i
+
+/**
  * Whether a pattern is a whole call: a name (`this.flush`, `registerRoute`),
- * then `(`, then at most `)` or a first string argument (`addField("`). A
- * call is a statement of its own line, so its lines are its matches. In an
+ * then `(`, then at most `)`, a first string argument (`addField("`) or the
+ * head of a call as first argument (`StartCoroutine(FadeIn(`); or a callee
+ * path of three names or more (`Registry.shared.register`, `Card.Instance?.Refresh`).
+ * A call is a statement of its own line, so its lines are its matches. In an
  * extended pattern the parenthesis is escaped (`\(`); in a basic one `\(`
  * opens a group, and the pattern is no call.
  */
 function isCall(pattern: string, extended: boolean): boolean {
   if (extended ? /(?:^|[^\\])[()]/.test(pattern) : pattern.includes('\\(')) return false
-  const literal = pattern.replace(/\\([().])/g, '$1')
-  return /^(?:await\s+|new\s+)?[A-Za-z_$][\w$]*(?:(?:\?\.|\.|->|::)[A-Za-z_$][\w$]*)*\((?:\)|["'][^"'()]*["']?)?;?$/.test(literal)
+  return callShape.test(pattern.replace(/\\([().])/g, '$1'))
+}
+
+const name = String.raw`[A-Za-z_$][\w$]*`
+const namePath = String.raw`${name}(?:(?:\?\.|\.|->|::)${name})*`
+const callShape = new RegExp(String.raw`^(?:await\s+|new\s+)?${namePath}\((?:\)|["'][^"'()]*["']?|${namePath}\()?;?$|^${name}(?:(?:\?\.|\.|->|::)${name}){2,}$`)
+
+/**
+ * The alternatives a pattern names: those at its outermost level, or else
+ * those of its one group between a prefix and a suffix without alternation
+ * (`handle(Open|Close)Event` is `Open`, `Close`).
+ */
+function namedAlternatives(pattern: string, bar: '|' | '\\|'): string[] {
+  const outer = topLevelAlternatives(pattern, bar)
+  if (outer.length > 0) return outer
+  const open = bar === '|' ? '(' : '\\('
+  let start = -1
+  for (let index = 0; index < pattern.length && start === -1; index++) {
+    if (pattern.startsWith(open, index)) start = index
+    else if (pattern[index] === '\\') index++
+  }
+  const length = start === -1 ? -1 : groupCloses(pattern.slice(start), open, bar === '|' ? ')' : '\\)')
+  if (length === -1) return []
+  const end = start + length + (bar === '|' ? 1 : 2)
+  if ((pattern.slice(0, start) + pattern.slice(end)).includes('|')) return []
+  return topLevelAlternatives(pattern.slice(start, end), bar)
 }
 
 /**
@@ -294,13 +360,18 @@ function swallowsGitFailure(segment: string, git: GitPipeline, commandZone: bool
   if (git.pipe === undefined) return false
   if (negatedAt(segment, git.index)) return true
   const after = segment.slice(git.pipe + 1, git.commandEnd)
-  if (lineComparisons(after).includes('0') || expectsNoOutput.test(after)) return true
+  if (lineComparisons(after).includes('0') || wantsNoOutput.test(after)) return true
   if (!commandZone || git.nested || git.followed) return false
   return alwaysSucceeds.test(lastStage(segment, git))
 }
 
-/** The check wants no output (`== 0`, "no matches", "is empty", "returns EMPTY", "nothing"): what a failing command prints. */
-const expectsNoOutput = /(?:==?|-eq)\s*0(?!\d)|\bno (?:output|match|matches|lines?|results?)\b|(?<!non-|not )\bempty\b|\bnothing\b/i
+/**
+ * The check wants no output, what a failing command prints: the words of any
+ * such check (`expectsNoOutput`), and also `== 0`, "no lines", and "empty" or
+ * "nothing" without a verb ("returns EMPTY"), which after a `git` command
+ * speak of its output (a grep's "no lines" may speak of a later stage's).
+ */
+const wantsNoOutput = new RegExp(String.raw`${expectsNoOutput}|(?:==?|-eq)\s*0(?!\d)|\bno\s+lines?\b|(?<!non-|not )\bempty\b|\bnothing\b`, 'i')
 
 /** `! git …`: the pipeline's status is turned over. */
 function negatedAt(segment: string, index: number): boolean {
@@ -323,7 +394,7 @@ function guardingGit(segment: string, pipelines: GitPipeline[], commandZone: boo
   return pipelines.find((git) => {
     if (git.nested || negatedAt(segment, git.index)) return false
     // A bare `git` fails its check unless the check wants it to print nothing (`git diff --stat f` "returns EMPTY").
-    if (git.pipe === undefined) return !expectsNoOutput.test(segment.slice(git.stageEnd, git.commandEnd))
+    if (git.pipe === undefined) return !wantsNoOutput.test(segment.slice(git.stageEnd, git.commandEnd))
     if (swallowsGitFailure(segment, git, commandZone)) return false
     const grep = grepCalls(lastStage(segment, git))[0]
     return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options)
@@ -336,21 +407,34 @@ function remoteRefs(text: string): string[] {
 }
 
 /**
- * Whether a task's checks pin `HEAD` to its own commit: `git log -1
- * --pretty=%s` (or `%B`, `--oneline`, `git show -s --format=%s`) piped into a
- * grep that must match, or followed by the subject in a code span ("`git log
- * -1 --pretty=%s` is `fix(03): trim`"). Then `HEAD~1` is that commit's parent.
+ * Whether a task's checks pin `HEAD` to its own commit: a read of `HEAD`'s
+ * own commit (`readsHeadCommit`) piped into a grep that must match, or in a
+ * criterion that says what it shows ("`git log -1 --pretty=%s` is
+ * `fix(03): trim`", "`git log --oneline -2 HEAD` shows `fix(03): trim` on
+ * top", "a `fix(03)` commit (check with `git show --stat HEAD`)"). Then
+ * `HEAD~1` is that commit's parent.
  */
 function pinsHead(text: string): boolean {
   return shellSegments(text).some((segment) =>
     gitPipelines(segment.text).some((git) => {
-      const stage = segment.text.slice(git.index, git.stageEnd)
-      if (!/%[sB]|oneline/.test(stage) || !(/^git\s+show\b/.test(stage) || (/^git\s+log\b/.test(stage) && /\s(?:-1|-n\s*1|--max-count=1)(?!\S)/.test(stage)))) return false
-      if (git.pipe === undefined) return /`[^`\n]+`/.test(segment.text.slice(git.stageEnd + 1))
+      if (!readsHeadCommit(segment.text.slice(git.index, git.stageEnd))) return false
+      if (git.pipe === undefined) return /\p{L}/u.test(segment.text.slice(0, git.index).replace(/`$/, '') + segment.text.slice(git.stageEnd + 1))
       const grep = grepCalls(lastStage(segment.text, git))[0]
       return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options) && !negatedAt(segment.text, git.index)
     })
   )
+}
+
+/**
+ * Whether a `git` stage shows `HEAD`'s own commit with its subject: `git
+ * show` of `HEAD`, or `git log` of one or two commits from `HEAD` (the second
+ * is the parent `HEAD~1` names), in a format with the subject (the default,
+ * `%s`, `%B`, `--oneline`).
+ */
+function readsHeadCommit(stage: string): boolean {
+  if (!/^git\s+(?:show|log)\b/.test(stage) || /HEAD[~^]|\.\.|\s[\w./-]*:[\w./]|\b(?:origin|upstream)\/|\s[0-9a-f]{7,40}\b/.test(stage)) return false
+  if (/--(?:format|pretty)\b/.test(stage) && !/%[sB]|oneline|medium|full/.test(stage)) return false
+  return /^git\s+show\b/.test(stage) || /\s(?:-[12]|-n\s*[12]|--max-count=[12])(?!\S)/.test(stage)
 }
 
 /** Where a segment sits in its zone's `&&` chain: the `git` commands that fail the chain first, or another of the task's checks. */
@@ -374,7 +458,10 @@ function trapsIn(segment: string, pipelines: GitPipeline[], commandZone: boolean
         candidate.count >= 2 &&
         !inPattern(candidate.index, candidate.length) &&
         !lowerBound.test(segment.slice(candidate.index + candidate.length, candidate.index + candidate.length + 24)) &&
+        // A number before any counting grep is prose ("keeps `MAX = 50`"), not its comparison.
+        countOf(calls, candidate.index) !== undefined &&
         !keepsBaseline.test(segment.slice(candidate.index + candidate.length, candidate.index + candidate.length + 80)) &&
+        !currentCounts(segment).includes(candidate.count) &&
         !boundedBefore(segment, countOf(calls, candidate.index), candidate.index) &&
         !linesAreMatches(countOf(calls, candidate.index), candidate.count)
     )

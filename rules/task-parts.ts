@@ -11,7 +11,7 @@ const greenHalf = /\b(?:GREEN|RED)\b|变绿|转绿/
 
 /** Whether a `tdd="true"` task is the GREEN half of a pair, its behaviour pinned by the RED tests of an earlier task or plan. */
 function makesTestsPass(document: PlanDocument, task: Element): boolean {
-  return greenHalf.test(document.text.slice(task.contentRange[0], Math.min(task.contentRange[1], task.contentRange[0] + 20_000)))
+  return greenHalf.test(taskText(document, task))
 }
 
 /** A test file or a file in a test folder (`tests/x.ts`, `src/a.test.ts`, `pkg/a_test.go`, `test_a.py`, `spec/fixtures/a.json`). */
@@ -19,23 +19,70 @@ const testFile = /(?:^|\/)(?:tests?|__tests__|specs?|e2e)\/|[._](?:test|spec)\.\
 
 /** Whether a task writes test files only: the planner asks for `<behavior>` "When a task creates or modifies production code". */
 function writesTestsOnly(document: PlanDocument, task: Element): boolean {
-  const paths = elementsNamed(task, 'files').flatMap((files) => pathEntries(document, files))
-  return paths.length > 0 && paths.every((entry) => testFile.test(normalizePath(entry.path)))
+  const paths = taskFiles(document, task)
+  return paths.length > 0 && paths.every((path) => testFile.test(path))
+}
+
+/** A task's text, its first 20,000 characters: enough for its parts, and a bound on the search. */
+function taskText(document: PlanDocument, task: Element): string {
+  return document.text.slice(task.contentRange[0], Math.min(task.contentRange[1], task.contentRange[0] + 20_000))
+}
+
+/** The paths of a task's `<files>`, normalised. */
+function taskFiles(document: PlanDocument, task: Element): string[] {
+  return elementsNamed(task, 'files').flatMap((files) => pathEntries(document, files)).map((entry) => normalizePath(entry.path))
+}
+
+/** A task that writes failing tests says so: RED, "failing tests". */
+const writesFailingTests = /\bRED\b|\bfailing\s+(?:tests?|specs?)\b/i
+
+/** Words that say a task makes tests written before it pass: "so that the refund tests pass", "make the failing tests pass", "the failing tests". */
+const makesThemPass = /\b(?:make|makes|making|get|gets|getting|turn|turns|until|so that|so)\s+(?:\S+\s+){0,4}?(?:tests?|specs?|regressions?)\s+(?:now\s+)?(?:pass(?:es)?|green)\b|\bfailing\s+(?:tests?|specs?|regressions?)\b/i
+
+/** The task numbers a task says it depends on or follows: "Depends on Task 1", "after task 2". */
+function tasksFollowed(text: string): number[] {
+  return [...text.matchAll(/\b(?:depends?\s+on|after|follows?|builds?\s+on)\s+(?:the\s+)?task\s+(\d+)\b/gi)].map((match) => Number(match[1]))
 }
 
 /**
  * Whether a `tdd="true"` task is a later half of a pair begun by an earlier task
  * of this plan that has a `<behavior>`: it reads a test file that task writes
- * (GREEN), or says REFACTOR; that `<behavior>` pins what it must do.
+ * (GREEN), or says REFACTOR; or, when the earlier task writes the tests (a
+ * test file in its `<files>`, or RED / failing tests in its text), it writes
+ * only files that task named, says it depends on that task, or says it makes
+ * the tests pass without writing tests of its own. That `<behavior>` pins
+ * what it must do.
  */
 function followsTestsOf(document: PlanDocument, task: Element): boolean {
-  const text = document.text.slice(task.contentRange[0], Math.min(task.contentRange[1], task.contentRange[0] + 20_000))
-  return document.tasks.slice(0, document.tasks.indexOf(task)).some((earlier) => {
+  const text = taskText(document, task)
+  const own = taskFiles(document, task)
+  const followed = tasksFollowed(text)
+  return document.tasks.slice(0, document.tasks.indexOf(task)).some((earlier, index) => {
     if (!child(earlier, 'behavior')) return false
     if (/\bREFACTOR\b/.test(text)) return true
-    const tests = elementsNamed(earlier, 'files').flatMap((files) => pathEntries(document, files)).map((entry) => normalizePath(entry.path)).filter((path) => testFile.test(path))
-    return tests.some((path) => text.includes(path.slice(path.lastIndexOf('/') + 1)))
+    const files = taskFiles(document, earlier)
+    const tests = files.filter((path) => testFile.test(path))
+    if (tests.some((path) => text.includes(path.slice(path.lastIndexOf('/') + 1)))) return true
+    const earlierText = taskText(document, earlier)
+    if (tests.length === 0 && !writesFailingTests.test(earlierText)) return false
+    const number = Number(/\bTask\s+(\d+)\b/i.exec(earlierText)?.[1] ?? index + 1)
+    if ((own.length > 0 && own.every((path) => files.includes(path))) || followed.includes(number)) return true
+    return makesThemPass.test(text) && !own.some((path) => testFile.test(path) && !files.includes(path))
   })
+}
+
+/**
+ * The line of a test list in a task's `<action>` ("Tests:", "Tests in
+ * x.test.ts:" or "Write tests for:" before list items, or "- Test 1: …" items), which GSD reads from `<behavior>`.
+ */
+function actionTestList(document: PlanDocument, task: Element): number | undefined {
+  for (const action of elementsNamed(task, 'action')) {
+    const list = /^[ \t]*(?:[-*][ \t]*)?(?:\*\*)?(?:(?:unit |new )?tests?(?: cases)?|write tests? for|tests to (?:add|write))(?:[ \t][^\n:]{0,80})?:(?:\*\*)?[ \t]*\r?\n[ \t]*(?:[-*]|\d+[.)])[ \t]|^[ \t]*[-*][ \t]*Test[ \t]+\d+[ \t]*:/im.exec(
+      document.text.slice(action.contentRange[0], Math.min(action.contentRange[1], action.contentRange[0] + 20_000))
+    )
+    if (list) return lineOf(document, action.contentRange[0] + list.index + list[0].length - list[0].trimStart().length)
+  }
+  return undefined
 }
 
 /** Whether wrapped lines are one sentence of prose: no list items, and at most one sentence end. */
@@ -75,10 +122,24 @@ export default defineRule({
       (task) =>
         attribute(task, 'tdd')?.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !makesTestsPass(document, task) && !writesTestsOnly(document, task) && !followsTestsOf(document, task)
     )
+    // The test-first tasks of one plan that lack `<behavior>` have one cause (the author's template): one message, at the first; those that list their tests in `<action>` another, told where the lists are.
+    const lists = new Map(withoutBehavior.map((task) => [task, actionTestList(document, task)]))
+    const listed = withoutBehavior.filter((task) => lists.get(task) !== undefined)
+    const unlisted = withoutBehavior.filter((task) => lists.get(task) === undefined)
     for (const task of document.tasks) {
-      if (task === withoutBehavior[0]) {
-        // The test-first tasks of one plan that lack `<behavior>` have one cause: one message, at the first.
-        const others = withoutBehavior.slice(1).map((other) => lineOf(document, other.openTag[0]))
+      if (task === listed[0]) {
+        const others = listed.slice(1).map((other) => lineOf(document, other.openTag[0]))
+        const at = listed.map((each) => lists.get(each)!)
+        report({
+          message:
+            others.length === 0
+              ? `This task has \`tdd="true"\` but lists its tests in \`<action>\` (line ${at[0]}), not in a \`<behavior>\`: move that list into a \`<behavior>\` block before \`<action>\` (\`<behavior>- Test 1: …</behavior>\`); the executor's RED step writes the failing tests from \`<behavior>\``
+              : `This task and ${others.length} more of this plan (line${others.length > 1 ? 's' : ''} ${others.join(', ')}) have \`tdd="true"\` but list their tests in \`<action>\` (lines ${at.join(', ')}), not in a \`<behavior>\`: move each list into a \`<behavior>\` block before its \`<action>\` (\`<behavior>- Test 1: …</behavior>\`); the executor's RED step writes the failing tests from \`<behavior>\``,
+          range: attribute(task, 'tdd')!.range
+        })
+      }
+      if (task === unlisted[0]) {
+        const others = unlisted.slice(1).map((other) => lineOf(document, other.openTag[0]))
         report({
           message:
             others.length === 0

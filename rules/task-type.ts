@@ -6,6 +6,8 @@ import {defineRule, type Finding} from '../src/rule.js'
 interface Options {
   /** Task types to accept besides the documented ones. */
   additionalTypes: string[]
+  /** Whether to report an unknown type that names no person's task and no checkpoint: it runs as the `auto` it means. */
+  reportAutoLikeTypes: boolean
 }
 
 /** Type values that say a person does the task (`manual`, `human`, `user-action`): never `auto`, which runs it unattended. */
@@ -22,7 +24,7 @@ export default defineRule<Options>({
   severity: 'error',
   kinds: ['plan'],
   fixable: 'fix',
-  defaultOptions: {additionalTypes: []},
+  defaultOptions: {additionalTypes: [], reportAutoLikeTypes: true},
   check({document, options, report}) {
     const types = [...taskTypes, ...options.additionalTypes]
     // Tasks in another agent's format are task-elements' to report, once per file.
@@ -65,6 +67,7 @@ export default defineRule<Options>({
       const checkpointLike = value.toLowerCase().startsWith('checkpoint') || personTypes.test(value.trim())
       // A word that names no person's task runs as the `auto` its tasks mean: out of the vocabulary, not a wrong run.
       const runsAsMeant = !checkpointLike && value.trim() !== ''
+      if (runsAsMeant && !options.reportAutoLikeTypes) continue
       findings.push({
         message: checkpoint
           ? `\`${value}\`${where} is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${codeList(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`

@@ -230,8 +230,14 @@ export function grepTarget(call: GrepCall, isFile: (token: string) => boolean): 
 /** How a negative grep says "nothing may match": by its count or by `!`. */
 export type NegativeForm = 'grep -c … == 0' | '! grep …' | 'grep … returns nothing'
 
-/** Words that say a grep finds nothing: "returns nothing", "no output", "no matches", "is empty". */
-const expectsNothing = /\b(?:returns?|prints?|outputs?|shows?|finds?|yields?|gives?)\s+nothing\b|\bno\s+(?:output|match(?:es)?|results?|hits)\b|\b(?:is|be)\s+empty\b/gi
+/**
+ * Words that say a command prints nothing: "returns nothing", "no output",
+ * "no matches", "is empty". A pattern's source, for the rules that
+ * read such a check in their own way.
+ */
+export const expectsNoOutput = String.raw`\b(?:returns?|prints?|outputs?|shows?|finds?|yields?|gives?)\s+nothing\b|\bno\s+(?:output|match(?:es)?|results?|hits)\b|\b(?:is|be)\s+empty\b`
+
+const expectsNothing = new RegExp(expectsNoOutput, 'gi')
 
 /**
  * The greps of a segment that must find nothing for their command to pass: a

@@ -16,6 +16,9 @@ const blockStart = /^(?:[|>][-+0-9]*)?[ \t]*(?:#.*)?$/
 /** An anchor or alias at the start of a node: what one entry defines, another may use. */
 const anchorOrAlias = /(?:^|[\s[{,])[&*][^\s,[\]{}]/
 
+/** What `leavesOpen` looks for: a quote or a bracket. */
+const mayOpen = /["'[\]{}]/
+
 /** A line's indentation, `- ` items and plain key: what comes before its value. */
 const beforeValue = /^ *(?:- +)*(?:[\w-]+: +)?/
 
@@ -59,24 +62,28 @@ function leavesOpen(text: string, [start, end]: Range, strict: boolean): boolean
   return depth > 0
 }
 
-/** A plan's text with only the frontmatter entries its graph facts read (`compactFrontmatter`), and where its offsets are in the plan's own text. */
+/** A plan's frontmatter with only the entries its graph facts read (`compactFrontmatter`), and where its offsets are in the plan's own text. */
 export interface CompactText {
+  /** The frontmatter, fences included (no body). */
   text: string
+  /** Whether a block left out may define an anchor (or use an alias): then only a reader that takes no alias in the entries kept (`lineFacts`) may read `text`. */
+  anchorsLeftOut: boolean
   /** The range in the plan's text of a range in `text` (one inside a kept entry, as every graph fact's is). */
   originalRange(range: Range): Range
 }
 
 /**
- * A plan's text with the values of the frontmatter's other top-level entries
+ * A plan's frontmatter with the values of its other top-level entries
  * left out (their keys stay, with no value), for the graph facts of a plan
  * that is not the one being linted: `must_haves` is most of a plan's YAML,
  * and no graph fact reads it, so `scanTree` parses a fraction of it.
  * Only indented blocks are left out (`must_haves:` and the lines below it); a
  * value on its key's line stays. `undefined` when the frontmatter's top level
  * is not plain enough to tell its entries apart by their lines (a key that is
- * not a plain word, a value that may run over lines, a tab, an anchor or alias
- * in a block left out, a frontmatter over the size limit): it is then parsed
- * whole, as it is when linted.
+ * not a plain word, a value that may run over lines, a tab, a frontmatter over
+ * the size limit): it is then parsed whole, as it is when linted. So is one
+ * with an anchor (or alias) in a block left out, unless read by `lineFacts`,
+ * which takes no alias (`anchorsLeftOut`).
  * `test/facts-text-corpus.test.ts` checks on every corpus file that the facts
  * read from this text are those read from the whole.
  */
@@ -96,24 +103,28 @@ export function compactFrontmatter(text: string): CompactText | undefined {
    * a line ended it).
    */
   let entry: {blank: boolean; valueStart: number; flow: boolean; indent: number; dashes: boolean; commented: boolean} | undefined
-  /** Ends the current entry at `at`: false when it is left out and may define an anchor another entry uses. */
-  const closeEntry = (at: number): boolean => {
-    if (!entry?.blank) return true
+  let anchorsLeftOut = false
+  /** Ends the current entry at `at`, noting when it is left out and may define an anchor another entry uses. */
+  const closeEntry = (at: number): void => {
+    if (!entry?.blank) return
     kept.push([keptFrom, entry.valueStart])
     keptFrom = at
-    return !anchorOrAlias.test(text.slice(entry.valueStart, at))
+    anchorsLeftOut ||= anchorOrAlias.test(text.slice(entry.valueStart, at))
   }
   let end: number | undefined
+  /** The end of the closing fence's line, its line break included. */
+  let closed = 0
   for (const line of lines) {
     const [start, lineEnd] = line
     const content = text.slice(start, lineEnd)
     if (/^---[ \t]*$/.test(content)) {
       end = start
+      closed = lineEnd + (text.startsWith('\r\n', lineEnd) ? 2 : lineEnd < text.length ? 1 : 0)
       break
     }
     const key = keyLine.exec(content)
     if (key) {
-      if (!closeEntry(start)) return undefined
+      closeEntry(start)
       const valueStart = start + key[0].length
       const value = text.slice(valueStart, lineEnd).trimStart()
       // A value on the key's line is kept as written, even when no graph fact reads it: YAML may read it as running on.
@@ -139,10 +150,12 @@ export function compactFrontmatter(text: string): CompactText | undefined {
         entry.dashes = dash
       } else if (indent < entry.indent || (indent === entry.indent && dash !== entry.dashes)) return undefined
     }
-    if (content.includes('\t') || leavesOpen(text, line, entry.blank && !key)) return undefined
+    // Only a quote or a bracket can leave a line open: most lines have none, and skip the scan.
+    if (content.includes('\t') || (mayOpen.test(content) && leavesOpen(text, line, entry.blank && !key))) return undefined
   }
-  if (end === undefined || end - contentStart > maxFrontmatterLength || !closeEntry(end)) return undefined
-  kept.push([keptFrom, text.length])
+  if (end === undefined || end - contentStart > maxFrontmatterLength) return undefined
+  closeEntry(end)
+  kept.push([keptFrom, closed])
   let compact = ''
   const starts: number[] = []
   for (const [start, stop] of kept) {
@@ -152,6 +165,7 @@ export function compactFrontmatter(text: string): CompactText | undefined {
   }
   return {
     text: compact,
+    anchorsLeftOut,
     originalRange([from, to]) {
       let part = 0
       while (part + 1 < starts.length && starts[part + 1] <= from) part++

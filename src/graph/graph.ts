@@ -5,7 +5,8 @@ import {isNotPlanFileName, isPlanFileName} from '../model/file-names.js'
 import type {Range} from '../model/text.js'
 import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
-import {compactFrontmatter} from './facts-text.js'
+import {compactFrontmatter, type CompactText} from './facts-text.js'
+import {lineFacts, type FrontmatterFacts} from './facts-lines.js'
 import {sharedFileNotes} from './shared-file-notes.js'
 import {stampOf, statsNow, treeMarkdownFiles, type TreeDisk} from './tree-files.js'
 
@@ -92,34 +93,56 @@ export type Resolution =
  * plan. `frontmatter` is the text's, when the caller has parsed it already.
  */
 export function planNodeFromText(filePath: string, text: string, parsed?: Frontmatter): PlanNode | undefined {
+  return planNode(filePath, text, () => yamlFacts(text, parsed ?? parseFrontmatter(text)))
+}
+
+/** Whether a file may be a plan: named like one, or not named like anything else and with a `<task` (looked for first: most such files have none). */
+function mayBePlan(fileName: string, text: string): boolean {
+  return !isNotPlanFileName(fileName) && (isPlanFileName(fileName) || /<task[\s>]/.test(text))
+}
+
+/** What the graph facts read of a frontmatter the YAML parser read. */
+function yamlFacts(text: string, frontmatter: Frontmatter | undefined): FrontmatterFacts | undefined {
+  if (!frontmatter) return undefined
+  return {
+    end: frontmatter.range[1],
+    keys: [...frontmatter.entries.keys()],
+    entry(key) {
+      const entry = frontmatter.entries.get(key)
+      return entry && {source: entry.node ? sourceOf(text, entry.valueRange) : undefined, value: entry.value, items: () => frontmatterItems(frontmatter, entry.node)}
+    }
+  }
+}
+
+/** A plan's graph facts, its frontmatter read (once, only when the file may be a plan) by `readFrontmatter`. */
+function planNode(filePath: string, text: string, readFrontmatter: () => FrontmatterFacts | undefined): PlanNode | undefined {
   const fileName = path.basename(filePath)
+  if (!mayBePlan(fileName, text)) return undefined
   const byName = isPlanFileName(fileName)
-  // Not named like a plan: a plan only with a `<task` (looked for first: most such files have none) and a `plan` key.
-  if (isNotPlanFileName(fileName) || (!byName && !/<task[\s>]/.test(text))) return undefined
-  const frontmatter = parsed ?? parseFrontmatter(text)
-  if (!byName && !frontmatter?.entries.has('plan')) return undefined
+  const frontmatter = readFrontmatter()
+  // Not named like a plan: a plan only with a `plan` key.
+  if (!byName && !frontmatter?.entry('plan')) return undefined
   const fromName = idsFromFileName(fileName)
   const directory = path.dirname(filePath)
-  const planEntry = frontmatter?.entries.get('plan')
-  const phaseEntry = frontmatter?.entries.get('phase')
-  const dependsEntry = frontmatter?.entries.get('depends_on')
-  const waveEntry = frontmatter?.entries.get('wave')
-  const statusValue = frontmatter?.entries.get('status')?.value
-  const quickValue = frontmatter?.entries.get('quick_id')?.value
+  const planEntry = frontmatter?.entry('plan')
+  const phaseEntry = frontmatter?.entry('phase')
+  const dependsEntry = frontmatter?.entry('depends_on')
+  const waveEntry = frontmatter?.entry('wave')
+  const statusValue = frontmatter?.entry('status')?.value
+  const quickValue = frontmatter?.entry('quick_id')?.value
   const planValue = planEntry?.value
-  const items = (key: string) => {
-    const entry = frontmatter?.entries.get(key)
-    if (!frontmatter || !entry) return undefined
-    return frontmatterItems(frontmatter, entry.node)
+  const items = (key: string) =>
+    frontmatter
+      ?.entry(key)
+      ?.items()
       .filter((item) => typeof item.value === 'string' || typeof item.value === 'number')
       .map((item) => String(item.value).trim())
       .filter((value) => value !== '')
-  }
   const files = [...(items('files_modified') ?? []), ...(items('files_deleted') ?? [])]
   const hasCheckpoint = text.includes('type="checkpoint') || text.includes("type='checkpoint")
   const coupledWith = (items('coupling_justified') ?? []).flatMap((entry) => /^([^:\s]+)\s*:/.exec(entry)?.[1] ?? [])
   const requirements = items('requirements')
-  const notedShared = sharedFileNotes(text, frontmatter?.range[1] ?? 0, files)
+  const notedShared = sharedFileNotes(text, frontmatter?.end ?? 0, files)
   // A phase overview (`07-PLAN.md` in phase folder `07-x`, no frontmatter, no tasks) carries its phase's number, not a plan's.
   const overview =
     !frontmatter && fromName.phase === undefined && fromName.plan !== undefined && fromName.plan === normalizeNumber(path.basename(directory)) && !/<task[\s>]/.test(text)
@@ -127,33 +150,27 @@ export function planNodeFromText(filePath: string, text: string, parsed?: Frontm
     path: filePath,
     name: planStem(fileName),
     directory,
-    phase:
-      normalizeNumber(phaseEntry?.node ? sourceOf(text, phaseEntry.valueRange) : undefined) ??
-      normalizeNumber(path.basename(directory)) ??
-      fromName.phase,
-    plan: planNumber(planEntry?.node ? sourceOf(text, planEntry.valueRange) : undefined) ?? (overview ? undefined : fromName.plan),
+    phase: normalizeNumber(phaseEntry?.source) ?? normalizeNumber(path.basename(directory)) ?? fromName.phase,
+    plan: planNumber(planEntry?.source) ?? (overview ? undefined : fromName.plan),
     planText: planValue === null || planValue === undefined ? undefined : String(planValue),
-    ...(phaseEntry?.node ? {phaseText: sourceOf(text, phaseEntry.valueRange)} : {}),
+    ...(phaseEntry?.source !== undefined ? {phaseText: phaseEntry.source} : {}),
     ...(typeof quickValue === 'string' || typeof quickValue === 'number' ? {quickId: String(quickValue)} : {}),
-    dependsOn:
-      frontmatter && dependsEntry
-        ? frontmatterItems(frontmatter, dependsEntry.node)
-            .filter((item) => item.value !== null && String(item.value).trim() !== '')
-            .map((item) => ({text: item.text, range: item.range}))
-        : [],
+    dependsOn: (dependsEntry?.items() ?? [])
+      .filter((item) => item.value !== null && String(item.value).trim() !== '')
+      .map((item) => ({text: item.text, range: item.range})),
     wave: typeof waveEntry?.value === 'number' ? waveEntry.value : undefined,
-    keys: frontmatter ? [...frontmatter.entries.keys()] : [],
+    keys: frontmatter ? frontmatter.keys : [],
     ...(files.length > 0 ? {files} : {}),
     ...(coupledWith.length > 0 ? {coupledWith} : {}),
     ...(notedShared.length > 0 ? {notedShared} : {}),
     ...(requirements ? {requirements} : {}),
-    ...(frontmatter?.entries.get('gap_closure')?.value === true ? {gapClosure: true} : {}),
-    ...(['gap_closure', 'mode', 'type'].some((key) => namesGapClosure(key, frontmatter?.entries.get(key)?.value)) ? {closesGaps: true} : {}),
+    ...(frontmatter?.entry('gap_closure')?.value === true ? {gapClosure: true} : {}),
+    ...(['gap_closure', 'mode', 'type'].some((key) => namesGapClosure(key, frontmatter?.entry(key)?.value)) ? {closesGaps: true} : {}),
     // Read off the text as written (a quoted checkpoint counts too): a count over the tree, not a verdict on one plan.
     ...(hasCheckpoint ? {checkpoint: true} : {}),
-    ...(frontmatter?.entries.get('autonomous')?.value === false ? {heldBack: {checkpoint: hasCheckpoint}} : {}),
+    ...(frontmatter?.entry('autonomous')?.value === false ? {heldBack: {checkpoint: hasCheckpoint}} : {}),
     ...outputSummariesOf(text),
-    ...summariesReadIn(text, frontmatter?.range[1] ?? 0),
+    ...summariesReadIn(text, frontmatter?.end ?? 0),
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
   }
@@ -851,12 +868,29 @@ function readPlan(filePath: string, stat: fs.Stats | undefined, cached: ScannedF
   }
 }
 
-/** The graph facts of a file read by the tree scan: of its frontmatter, only the entries they read are parsed (`compactFrontmatter`), when that can be told. */
+/**
+ * The graph facts of a file read by the tree scan: of its frontmatter, only
+ * the entries they read (`compactFrontmatter`), when that can be told, read
+ * line by line (`lineFacts`) when they are plain enough, else parsed.
+ */
 export function siblingNode(filePath: string, text: string): PlanNode | undefined {
+  if (!mayBePlan(path.basename(filePath), text)) return undefined
   const compact = compactFrontmatter(text)
-  if (!compact) return planNodeFromText(filePath, text)
-  const node = planNodeFromText(filePath, compact.text)
-  return node && {...node, dependsOn: node.dependsOn.map((entry) => ({text: entry.text, range: compact.originalRange(entry.range)}))}
+  const facts = compact && lineFacts(compact.text)
+  if (!compact || (!facts && compact.anchorsLeftOut)) return planNodeFromText(filePath, text)
+  return planNode(filePath, text, () => inPlanText(facts ?? yamlFacts(compact.text, parseFrontmatter(compact.text))!, compact))
+}
+
+/** The facts read from a compact frontmatter, their offsets in the plan's own text. */
+function inPlanText(facts: FrontmatterFacts, compact: CompactText): FrontmatterFacts {
+  return {
+    end: compact.originalRange([facts.end, facts.end])[0],
+    keys: facts.keys,
+    entry(key) {
+      const entry = facts.entry(key)
+      return entry && {...entry, items: () => entry.items().map((item) => ({...item, range: compact.originalRange(item.range)}))}
+    }
+  }
 }
 
 /** Whether a file starts as a frontmatter does (a BOM, then `---`), read from its first bytes only. */

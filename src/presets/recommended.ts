@@ -9,11 +9,14 @@ import {definePreset} from './define.js'
  * `max-tasks` keeps GSD's blocking sizes, but not its warnings at a fourth
  * task or a tenth file: a plan of four small tasks, or of ten files most of
  * which are one-line edits, generated components or config, does not deserve
- * them (the `gsd` preset keeps the plan checker's every level).
+ * them (the `gsd` preset keeps the plan checker's every level); `task-type`
+ * leaves alone a tree's own word for auto work (`implementation`), which the
+ * executor runs as the `auto` it means.
  */
 export default definePreset({
   'human-verify-mode': 'off',
   'read-first-paths': 'off',
   'pbr-plan-format': 'off',
-  'max-tasks': ['on', {warnAbove: 0, warnFilesAbove: 0}]
+  'max-tasks': ['on', {warnAbove: 0, warnFilesAbove: 0}],
+  'task-type': ['on', {reportAutoLikeTypes: false}]
 })
