@@ -19,13 +19,13 @@ export default defineRule<Options>({
   kinds: ['plan'],
   defaultOptions: {maxHumanVerify: 2, maxAlternations: 2},
   check({document, options, report}) {
-    const verifies = document.tasks.filter((task) => taskType(task) === 'checkpoint:human-verify')
-    // A manual test plan (no task for the executor) has no automated work to verify once: each checkpoint is a step of one session.
-    const hasWork = document.tasks.some((task) => !isCheckpoint(task))
-    if (hasWork && verifies.length > options.maxHumanVerify) {
+    // A human-verify before any work of the executor checks a person's own step (a manual test run, a release procedure), which gates the next: only those after work could merge into one.
+    const firstWork = document.tasks.findIndex((task) => !isCheckpoint(task))
+    const verifies = firstWork < 0 ? [] : document.tasks.slice(firstWork).filter((task) => taskType(task) === 'checkpoint:human-verify')
+    if (verifies.length > options.maxHumanVerify) {
       const first = verifies[options.maxHumanVerify]
       report({
-        message: `This plan has ${verifies.length} \`checkpoint:human-verify\` tasks (at most ${options.maxHumanVerify}): merge them into one checkpoint at the end of the plan`,
+        message: `This plan has ${verifies.length} \`checkpoint:human-verify\` tasks${firstWork > 0 && document.tasks.slice(0, firstWork).some((task) => taskType(task) === 'checkpoint:human-verify') ? ' after its first `auto` task' : ''} (at most ${options.maxHumanVerify}): merge them into one checkpoint at the end of the plan`,
         range: first.openTag
       })
     }
