@@ -214,7 +214,7 @@ function introducesOldCode(view: string, from: number, fence: number): boolean {
     .replace(/[*_#>]/g, ' ')
     .trim()
   if (!line.endsWith(':')) return false
-  if (/^(?:\d+[.)]\s*)?(?:the\s+)?(?:before|old|original|current(?:ly)?|existing)\b/i.test(line) || /\(\s*(?:current(?:ly)?|existing)\b/i.test(line)) {
+  if (/^(?:\d+[.)]\s*)?(?:the\s+)?(?:before|old|original|current(?:ly)?|existing|expected output)\b/i.test(line) || /\(\s*(?:current(?:ly)?|existing)\b/i.test(line)) {
     return !/\b(?:after|new|final)\b/i.test(line)
   }
   const verb = /\b(?:replace|change|delete|remove|find|locate|swap)\b/i.exec(line) ?? /замен|удал|ersetz|entfern|reemplaz|remplac|supprim|替换|删除|置き換|削除/i.exec(line)
@@ -224,7 +224,8 @@ function introducesOldCode(view: string, from: number, fence: number): boolean {
 /**
  * The line holding `at`, with the line before it when the sentence runs on
  * from there ("Delete the now-orphaned" / "`X` key blocks"): that line ends
- * without a stop and this one starts no list item.
+ * without a stop, or with a colon after old text ("Replace:"), and this one
+ * starts no list item.
  */
 function sentenceLine(view: string, at: number, from: number, to: number): string {
   const start = Math.max(from, view.lastIndexOf('\n', at) + 1)
@@ -232,7 +233,9 @@ function sentenceLine(view: string, at: number, from: number, to: number): strin
   if (start <= from || /^\s*(?:[-*+]|\d+[.)])\s/.test(line)) return line
   const previousStart = Math.max(from, view.lastIndexOf('\n', start - 2) + 1)
   const previous = view.slice(previousStart, start - 1)
-  return /[.:;!?。：]\s*$|^\s*$/.test(previous) ? line : `${previous} ${line}`
+  // A colon ends the sentence, unless it introduces the old text on this line ("Replace:" / "`X`").
+  const runsOn = !/[.:;!?。：]\s*$|^\s*$/.test(previous) || (/[:：]\s*$/.test(previous) && namesOldText(previous))
+  return runsOn ? `${previous} ${line}` : line
 }
 
 /**
