@@ -72,8 +72,6 @@ export default defineRule({
     const node = plans.planAt(document.path)
     // Plans on a cycle have no wave that could be right (each fix would push the next plan on); `no-dependency-cycle` reports them.
     if (!node || node.wave === undefined || plans.cycleThrough(node)) return
-    // A plan alone in its phase runs alone, whatever its wave says (some trees number waves across phases).
-    if (plans.inDirectory(node.directory).every((other) => other === node || other.summaryOnly || other.superseded)) return
     const declared = node.wave
     // `undefined` below a cycle or a dependency that cannot be known: then only the ordering is checked, with no wave to offer.
     const implied = impliedWave(plans, node)

@@ -81,17 +81,23 @@ function keepsDeclaredWave(graph: PlanGraph, plan: PlanNode): plan is PlanNode &
   return plan.wave !== undefined && Number.isInteger(plan.wave) && (plan.gapClosure === true || graph.executionState(plan) === 'executed')
 }
 
+/** Whether no other plan to schedule shares the plan's phase folder (summaries and superseded plans are none). */
+function aloneInPhase(graph: PlanGraph, node: PlanNode): boolean {
+  return graph.inDirectory(node.directory).every((other) => other === node || other.summaryOnly || other.superseded)
+}
+
 /**
  * Whether a plan's declared `wave` is off: not the wave its dependencies
  * place it in (`implied`, from `impliedWave`), or, when none can be worked
  * out, or for a gap-closure plan (which may number its waves on from the
  * phase's last wave), not after the waves of the plans of its phase it
  * depends on. Never on a cycle, where no wave can be right, nor for a
- * `wave` that is no integer.
+ * `wave` that is no integer, nor for a plan alone in its phase, which runs
+ * alone whatever its wave says.
  */
 export function waveIsOff(graph: PlanGraph, node: PlanNode, implied: number | undefined): boolean {
   // A `wave` that is no integer (`2.5`) is frontmatter-schema's to report: no whole wave follows from it.
-  if (node.wave === undefined || !Number.isInteger(node.wave) || graph.cycleThrough(node)) return false
+  if (node.wave === undefined || !Number.isInteger(node.wave) || graph.cycleThrough(node) || aloneInPhase(graph, node)) return false
   const declared = node.wave
   if (implied !== undefined && !node.gapClosure) return implied !== declared
   return graph.edges(node).some(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
