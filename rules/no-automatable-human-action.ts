@@ -152,6 +152,35 @@ const elsewhere =
   /\b(on|in|inside|from|at) (the|your|a|each|that|this|both) [\w ./()-]{0,30}?\b(vms?|virtual machines?|guests?|devices?|phones?|tablets?|handsets?)\b|\b(win(dows)? ?1[01]|macos|ubuntu|debian|fedora|windows) (vm|guest|virtual machine|box|laptop|machine)\b|\b(manually[- ]bridged|bridged|air-?gapped|on-?prem(ise)?|remote|customer'?s?|client'?s?) (host|machine|server|network|box)\b/i
 
 /**
+ * A line, or the lead, heading, paragraph or fence prose over it, that puts a
+ * step back on the machine the agent works on ("On the build host (not the
+ * VM):", "on the Linux dev box:", "on this machine", "locally"): in a task
+ * whose work is on a VM, that step is still an ask. It wins over a VM named
+ * on the same line; "from the host" does not name it ("From the host, ssh
+ * into the guest and …" works in the guest).
+ */
+const onAgentMachine =
+  /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -](?:host|box|machine|server|workstation|checkout)\b|\b(?:on|at) the host\b|\bon this (?:machine|host|box|computer)\b|\blocally\b/i
+
+/** Where the first of `texts` (a line, then what stands over it) that names a place puts the step: the agent's machine, one it does not reach, or neither. */
+function placeOf(texts: string[]): 'agent' | 'elsewhere' | undefined {
+  for (const text of texts) {
+    if (onAgentMachine.test(text)) return 'agent'
+    if (elsewhere.test(text)) return 'elsewhere'
+  }
+  return undefined
+}
+
+/**
+ * In a task whose work is on a VM or a device, the person writing down what
+ * they observed there ("record the mode and the value it read back in
+ * `32-01-PROBE-LOG.md`", "append the findings to the log"): their report,
+ * not file work. Not creating a log from a template.
+ */
+const recordsObservation = /\b(?:record|append|note|write down|jot down|paste|add)\b[^\n]{0,80}?\b(?:log|logs|notes|findings|journal)\b/i
+const createsFile = /\b(?:create|template)\b/i
+
+/**
  * A line or sentence about what the agent does, not the person: "Claude runs
  * `supabase db push` after approval", "I'll add it via `npx convex env set`",
  * "the migration was applied". The agent is named the same way in most
@@ -310,6 +339,20 @@ function leadOf(text: string, offset: number, from: number): string {
   return ''
 }
 
+/** The first line of the paragraph a line at `offset` stands in, when neither is a list item: what opens it ("On the Linux dev box:"), or empty. */
+function paragraphOpening(text: string, offset: number, from: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1
+  const lineEnd = text.indexOf('\n', offset)
+  if (itemLine.test(text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd))) return ''
+  let opening = ''
+  for (const line of linesBefore(text, lineStart, from, 20)) {
+    if (line.trim() === '') break
+    if (itemLine.test(line)) return ''
+    opening = line.trim()
+  }
+  return opening
+}
+
 /** The nearest line of prose before `offset`, over blank lines, fence lines and commands: what introduces a fenced block ("On the Win11 VM, open PowerShell:"). */
 function proseBefore(text: string, offset: number, from: number): string {
   for (const line of linesBefore(text, text.lastIndexOf('\n', offset - 1) + 1, from, 12)) {
@@ -421,14 +464,24 @@ function statementsOf(document: PlanDocument, task: Element): string[] {
     })
 }
 
-/** Whether a task's work is a person's as a whole: its name or context puts it on a device, a VM or a video, or the plan says the agent cannot reach it. */
-function isHumanOnly(document: PlanDocument, task: Element): boolean {
+/** Whether a task's name or one of its own statements puts its work on a VM, a guest or a device; a statement that names the agent's machine does not. */
+function placedElsewhere(document: PlanDocument, task: Element, name: string): boolean {
+  return [name, ...statementsOf(document, task)].some((statement) => placeOf([statement]) === 'elsewhere')
+}
+
+/** A task's name: its `<name>`, its `name` attribute, or its first line. */
+function nameOf(document: PlanDocument, task: Element): string {
   const nameElement = task.children.find((child) => child.name === 'name')
-  const name = nameElement
+  return nameElement
     ? document.text.slice(nameElement.contentRange[0], nameElement.contentRange[1])
     : (task.attributes.find((attribute) => attribute.name === 'name')?.value ?? document.text.slice(task.contentRange[0], task.contentRange[1]).trim().split('\n')[0])
+}
+
+/** Whether a task's work is a person's as a whole (but for the steps it puts on the agent's machine): its name or context puts it on a device, a VM or a video, or the plan says the agent cannot reach it. */
+function isHumanOnly(document: PlanDocument, task: Element): boolean {
+  const name = nameOf(document, task)
   const text = document.text.slice(task.contentRange[0], task.contentRange[1])
-  return humanOnlyName.test(name) || [name, ...statementsOf(document, task)].some((statement) => elsewhere.test(statement)) || agentCannotReach.test(text) || automationFailed.test(`${name}\n${text}`)
+  return humanOnlyName.test(name) || placedElsewhere(document, task, name) || agentCannotReach.test(text) || automationFailed.test(`${name}\n${text}`)
 }
 
 function toolFor(text: string, work: AutomatableWork): string {
@@ -463,7 +516,9 @@ export default defineRule<Options>({
     const morePrograms = new Set(options.commands)
     let prose: string | undefined
     for (const task of document.tasks) {
-      if (taskType(task) !== 'checkpoint:human-action' || isHumanOnly(document, task)) continue
+      if (taskType(task) !== 'checkpoint:human-action') continue
+      // A person's task as a whole still asks for the steps it puts on the agent's machine ("On the build host: run `pytest`"), and only for those.
+      const humanOnly = isHumanOnly(document, task)
       const ranges = readRanges(task, notAsks)
       const asked = ranges.map(([start, end]) => document.text.slice(start, end)).join('\n')
       const approval = approves.test(asked)
@@ -476,8 +531,13 @@ export default defineRule<Options>({
       const partOfAgent = (offset: number) => givesToAgent(sectionOf(document.text, offset, rangeOf(offset))) || givesToAgent(leadOf(document.text, offset, rangeOf(offset)))
       const taskText = document.text.slice(task.contentRange[0], task.contentRange[1])
       const fenceStart = (offset: number) => document.opaque.find((region) => region.kind === 'fenced' && offset >= region.range[0] && offset < region.range[1])?.range[0] ?? offset
-      const onOtherMachine = (offset: number, line: string) =>
-        [line, leadOf(document.text, offset, rangeOf(offset)), sectionOf(document.text, offset, rangeOf(offset)), proseBefore(document.text, fenceStart(offset), rangeOf(offset))].some((text) => elsewhere.test(text))
+      // A line and what stands over it, nearest first: its lead, its paragraph's opening, its section's heading.
+      const over = (text: string, offset: number, line: string) => [line, leadOf(text, offset, rangeOf(offset)), paragraphOpening(text, offset, rangeOf(offset)), sectionOf(text, offset, rangeOf(offset))]
+      // In a person's task, every step is on their machine but those put on the agent's.
+      const notAgents = (texts: string[]) => (humanOnly ? placeOf(texts) !== 'agent' : placeOf(texts) === 'elsewhere')
+      const onOtherMachine = (offset: number, line: string) => notAgents([...over(document.text, offset, line), proseBefore(document.text, fenceStart(offset), rangeOf(offset))])
+      // Where the person works on a VM or a device, what they write down of it is their report.
+      const worksElsewhere = humanOnlyName.test(nameOf(document, task)) || elsewhere.test(taskText)
       // In a task that logs the person in, a command that only lists what the login reached is the login's check.
       const logsIn = given.some((command) => isLogin(command.words))
       // A command the person runs where the agent does not reach, or that opens the app for them to use, takes its sentence with it.
@@ -529,7 +589,7 @@ export default defineRule<Options>({
         const from = rangeOf(sentence.start)
         const lead = leadOf(proseText, sentence.start, from)
         const section = sectionOf(proseText, sentence.start, from)
-        if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || [sentence.text, lead, section].some((text) => elsewhere.test(text) || otherLegitimate.some((pattern) => pattern.test(text)))) continue
+        if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || notAgents(over(proseText, sentence.start, sentence.text)) || [sentence.text, lead, section].some((text) => otherLegitimate.some((pattern) => pattern.test(text)))) continue
         // An item is read with the line that introduces it: "Add these records:" and "| TXT | send | … |" are one ask.
         const asking = blanked(sentence.text, sentence.start, described)
         const read = lead === '' ? asking : `${lead} ${asking}`
@@ -540,7 +600,7 @@ export default defineRule<Options>({
           const alone = candidate.regexp.test(asking)
           if (!alone && !(lead !== '' && candidate.regexp.test(read) && !candidate.regexp.test(lead))) return false
           const basis = alone ? asking : read
-          if (candidate.work === 'create or edit files' && givenFiles(basis)) return false
+          if (candidate.work === 'create or edit files' && (givenFiles(basis) || (worksElsewhere && recordsObservation.test(basis) && !createsFile.test(basis)))) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
             (candidate.despiteLogin === true || !login.test(basis)) &&
