@@ -480,8 +480,13 @@ function nameOf(document: PlanDocument, task: Element): string {
 /** Whether a task's work is a person's as a whole (but for the steps it puts on the agent's machine): its name or context puts it on a device, a VM or a video, or the plan says the agent cannot reach it. */
 function isHumanOnly(document: PlanDocument, task: Element): boolean {
   const name = nameOf(document, task)
+  return humanOnlyName.test(name) || placedElsewhere(document, task, name) || statesAgentCannot(document, task)
+}
+
+/** The plan's word that the agent cannot do the task's work (`agentCannotReach`), or that it is the fallback of automation that failed: it holds for every step, the host's too. */
+function statesAgentCannot(document: PlanDocument, task: Element): boolean {
   const text = document.text.slice(task.contentRange[0], task.contentRange[1])
-  return humanOnlyName.test(name) || placedElsewhere(document, task, name) || agentCannotReach.test(text) || automationFailed.test(`${name}\n${text}`)
+  return agentCannotReach.test(text) || automationFailed.test(`${nameOf(document, task)}\n${text}`)
 }
 
 function toolFor(text: string, work: AutomatableWork): string {
@@ -519,6 +524,7 @@ export default defineRule<Options>({
       if (taskType(task) !== 'checkpoint:human-action') continue
       // A person's task as a whole still asks for the steps it puts on the agent's machine ("On the build host: run `pytest`"), and only for those.
       const humanOnly = isHumanOnly(document, task)
+      const agentCannot = humanOnly && statesAgentCannot(document, task)
       const ranges = readRanges(task, notAsks)
       const asked = ranges.map(([start, end]) => document.text.slice(start, end)).join('\n')
       const approval = approves.test(asked)
@@ -534,7 +540,7 @@ export default defineRule<Options>({
       // A line and what stands over it, nearest first: its lead, its paragraph's opening, its section's heading.
       const over = (text: string, offset: number, line: string) => [line, leadOf(text, offset, rangeOf(offset)), paragraphOpening(text, offset, rangeOf(offset)), sectionOf(text, offset, rangeOf(offset))]
       // In a person's task, every step is on their machine but those put on the agent's.
-      const notAgents = (texts: string[]) => (humanOnly ? placeOf(texts) !== 'agent' : placeOf(texts) === 'elsewhere')
+      const notAgents = (texts: string[]) => agentCannot || (humanOnly ? placeOf(texts) !== 'agent' : placeOf(texts) === 'elsewhere')
       const onOtherMachine = (offset: number, line: string) => notAgents([...over(document.text, offset, line), proseBefore(document.text, fenceStart(offset), rangeOf(offset))])
       // Where the person works on a VM or a device, what they write down of it is their report.
       const worksElsewhere = humanOnlyName.test(nameOf(document, task)) || elsewhere.test(taskText)
