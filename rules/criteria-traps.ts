@@ -161,8 +161,9 @@ const entryPerLine = /\.(?:ya?ml|toml|ini|cfg|properties)$|(?:^|\/)\.env(?:\.[\w
 
 /**
  * Whether a pattern is a whole call: a name (`this.flush`, `registerRoute`),
- * then `(`, then at most `)`, a first string argument (`addField("`) or the
- * head of a call as first argument (`StartCoroutine(FadeIn(`); or a callee
+ * then `(`, then at most `)`, a first string argument (`addField("`), the
+ * head of a call as first argument (`StartCoroutine(FadeIn(`) or its whole
+ * list of plain arguments (`setFixedSize(180, 180)`); or a callee
  * path of three names or more (`Registry.shared.register`, `Card.Instance?.Refresh`).
  * A call is a statement of its own line, so its lines are its matches. In an
  * extended pattern the parenthesis is escaped (`\(`); in a basic one `\(`
@@ -175,7 +176,11 @@ function isCall(pattern: string, extended: boolean): boolean {
 
 const name = String.raw`[A-Za-z_$][\w$]*`
 const namePath = String.raw`${name}(?:(?:\?\.|\.|->|::)${name})*`
-const callShape = new RegExp(String.raw`^(?:await\s+|new\s+)?${namePath}\((?:\)|["'][^"'()]*["']?|${namePath}\()?;?$|^${name}(?:(?:\?\.|\.|->|::)${name}){2,}$`)
+/** A plain argument of a whole call: a name path, a number or a string. */
+const plainArgument = String.raw`(?:${namePath}|-?\d+(?:\.\d+)?|"[^"()]*"|'[^'()]*')`
+const callShape = new RegExp(
+  String.raw`^(?:await\s+|new\s+)?${namePath}\((?:\)|["'][^"'()]*["']?|${namePath}\(|\s*${plainArgument}(?:\s*,\s*${plainArgument})*\s*\))?;?$|^${name}(?:(?:\?\.|\.|->|::)${name}){2,}$`
+)
 
 /**
  * The alternatives a pattern names: those at its outermost level, or else
