@@ -8,6 +8,11 @@ import {countUpTo} from '../src/sorted.js'
 
 type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
 
+interface Options {
+  /** The trap shapes to report, by GSD's numbers. */
+  traps: Trap[]
+}
+
 interface Found {
   trap: Trap
   range: Range
@@ -552,13 +557,13 @@ function trapsIn(segment: string, pipelines: GitPipeline[], commandZone: boolean
  * quantitative-criteria check, #4024): a check that is false at the start
  * whatever the executor does, or true whatever it does.
  */
-export default defineRule({
+export default defineRule<Options>({
   id: 'criteria-traps',
   description: 'A check in `<verify>` or `<acceptance_criteria>` is not a trap: false before any work, or true whatever the work does.',
   severity: 'error',
   kinds: ['plan'],
-  defaultOptions: {},
-  check({document, report}) {
+  defaultOptions: {traps: ['R1', 'R2', 'R3', 'R4', 'R5', 'R6']},
+  check({document, options, report}) {
     const view = shellView(document.text)
     const allowed = allowedTraps(view)
     const zones = criteriaZones(document)
@@ -611,7 +616,7 @@ export default defineRule({
     const seen = new Set<string>()
     for (const trap of found.sort((a, b) => a.range[0] - b.range[0])) {
       const line = lineOf(document, trap.range[0])
-      if (allowed.has(trap.trap) || seen.has(`${trap.trap}:${line}`)) continue
+      if (allowed.has(trap.trap) || !options.traps.includes(trap.trap) || seen.has(`${trap.trap}:${line}`)) continue
       seen.add(`${trap.trap}:${line}`)
       const known = causes.get(trap.cause)
       if (known) known.lines.push(line)

@@ -13,7 +13,7 @@ import {planWith, removeTree, writeTree} from './support/tree.js'
 
 /** What each preset's file (src/presets/<name>.ts) says: the rules it turns off, and how it sets the ones it changes. */
 const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unknown>>}> = {
-  recommended: {off: ['human-verify-mode', 'read-first-paths', 'pbr-plan-format'], set: {'max-tasks': ['on', {warnAbove: 0, warnFilesAbove: 0}], 'task-type': ['on', {reportAutoLikeTypes: false}]}},
+  recommended: {off: ['human-verify-mode', 'read-first-paths', 'pbr-plan-format'], set: {'max-tasks': ['on', {warnAbove: 0, warnFilesAbove: 0}], 'task-type': ['on', {reportAutoLikeTypes: false}], 'criteria-traps': ['on', {traps: ['R2', 'R3', 'R4', 'R5', 'R6']}]}},
   gsd: {
     off: ['read-first-paths', 'pbr-plan-format'],
     set: {
