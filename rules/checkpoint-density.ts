@@ -1,3 +1,4 @@
+import type {Element} from '../src/model/markup.js'
 import {isCheckpoint, lineOf, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
@@ -20,12 +21,14 @@ export default defineRule<Options>({
   defaultOptions: {maxHumanVerify: 2, maxAlternations: 2},
   check({document, options, report}) {
     // A human-verify before any work of the executor checks a person's own step (a manual test run, a release procedure), which gates the next: only those after work could merge into one.
+    const isVerify = (task: Element) => taskType(task) === 'checkpoint:human-verify'
     const firstWork = document.tasks.findIndex((task) => !isCheckpoint(task))
-    const verifies = firstWork < 0 ? [] : document.tasks.slice(firstWork).filter((task) => taskType(task) === 'checkpoint:human-verify')
+    const verifies = firstWork < 0 ? [] : document.tasks.slice(firstWork).filter(isVerify)
     if (verifies.length > options.maxHumanVerify) {
       const first = verifies[options.maxHumanVerify]
+      const someBefore = document.tasks.slice(0, firstWork).some(isVerify)
       report({
-        message: `This plan has ${verifies.length} \`checkpoint:human-verify\` tasks${firstWork > 0 && document.tasks.slice(0, firstWork).some((task) => taskType(task) === 'checkpoint:human-verify') ? ' after its first `auto` task' : ''} (at most ${options.maxHumanVerify}): merge them into one checkpoint at the end of the plan`,
+        message: `This plan has ${verifies.length} \`checkpoint:human-verify\` tasks${someBefore ? ' after its first `auto` task' : ''} (at most ${options.maxHumanVerify}): merge them into one checkpoint at the end of the plan`,
         range: first.openTag
       })
     }

@@ -5,6 +5,7 @@ import {fileURLToPath} from 'node:url'
 import {check} from 'recheck'
 import ts from 'typescript'
 import {beforeAll, describe, expect, it} from 'vitest'
+import {cachedSet} from './support/cached-set.js'
 
 /**
  * Every regular expression planlint applies to plan text runs in linear time:
@@ -135,17 +136,7 @@ async function verdict(pattern: Pattern): Promise<string> {
 function safeVerdicts(): {known: Set<string>; save: () => void} {
   const recheckVersion = (JSON.parse(fs.readFileSync(path.join(root, 'node_modules/recheck/package.json'), 'utf8')) as {version: string}).version
   const procedure = createHash('sha1').update(verdict.toString()).update(attackTime.toString()).digest('hex').slice(0, 12)
-  const file = path.join(root, 'node_modules/.cache/planlint-redos', `recheck@${recheckVersion}-${procedure}.json`)
-  const known = new Set<string>(fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as string[]) : [])
-  const size = known.size
-  return {
-    known,
-    save: () => {
-      if (known.size === size) return
-      fs.mkdirSync(path.dirname(file), {recursive: true})
-      fs.writeFileSync(file, JSON.stringify([...known].sort()))
-    }
-  }
+  return cachedSet(path.join(root, 'node_modules/.cache/planlint-redos', `recheck@${recheckVersion}-${procedure}.json`))
 }
 
 describe('regular expressions run in linear time', () => {

@@ -134,7 +134,7 @@ interface LineEntry {
  * (a block under another key, a value over lines, an anchor, a tag, a
  * duplicate key, a tab, a lone CR) gives `undefined`: the caller then parses
  * the YAML. Meant for `compactFrontmatter`'s text, where the blocks no fact
- * reads are left out already. `test/lines-facts.test.ts` and the corpus test
+ * reads are left out already. `test/facts-lines.test.ts` and the corpus test
  * `test/corpus/facts-text.test.ts` check that the facts are the parser's.
  */
 export function lineFacts(text: string): FrontmatterFacts | undefined {

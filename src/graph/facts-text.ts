@@ -84,7 +84,7 @@ export interface CompactText {
  * the size limit): it is then parsed whole, as it is when linted. So is one
  * with an anchor (or alias) in a block left out, unless read by `lineFacts`,
  * which takes no alias (`anchorsLeftOut`).
- * `test/facts-text-corpus.test.ts` checks on every corpus file that the facts
+ * `test/corpus/facts-text.test.ts` checks on every corpus file that the facts
  * read from this text are those read from the whole.
  */
 export function compactFrontmatter(text: string): CompactText | undefined {

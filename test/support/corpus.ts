@@ -7,6 +7,7 @@ import {lintFiles} from '../../src/lint.js'
 import {buildDocument, parseMarkdown, type PlanDocument} from '../../src/model/document.js'
 import {markerOf} from '../../src/model/markers.js'
 import {toResults} from '../../src/reporters/result.js'
+import {cachedSet} from './cached-set.js'
 
 /** The real corpus lives beside the project on developer machines and in CI, never on a user's. */
 export const corpus = fileURLToPath(new URL('../../../shared/corpus/real', import.meta.url))
@@ -107,22 +108,18 @@ function remarkReadings(repository: string): {readings: Map<string, Reading>; sa
  * only files or a model that changed, as the ReDoS test does for patterns.
  */
 function scanAgreements(repository: string): {agreed: Set<string>; save: () => void} {
+  const {known, save} = cachedSet(path.join(oracleCache, 'scan-agreed', modelDigest, `${repository}.json`))
+  return {agreed: known, save}
+}
+
+/** What a scan's agreement depends on, read once per run: `src/model/`'s sources and the parsers' versions. */
+const modelDigest = (() => {
   const model = fileURLToPath(new URL('../../src/model/', import.meta.url))
   const hash = createHash('sha1')
   for (const name of fs.readdirSync(model).sort()) hash.update(name).update(fs.readFileSync(path.join(model, name)))
   for (const name of ['micromark', 'micromark-core-commonmark', 'micromark-extension-frontmatter', 'yaml']) hash.update(`${name}@${packageVersion(name)}`)
-  const file = path.join(oracleCache, 'scan-agreed', hash.digest('hex'), `${repository}.json`)
-  const agreed = new Set<string>(fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as string[]) : [])
-  const size = agreed.size
-  return {
-    agreed,
-    save: () => {
-      if (agreed.size === size) return
-      fs.mkdirSync(path.dirname(file), {recursive: true})
-      fs.writeFileSync(file, JSON.stringify([...agreed]))
-    }
-  }
-}
+  return hash.digest('hex')
+})()
 
 /** The kind of a document as `documentKind` decides it with every part of the model built (no shortcut for `other`). */
 function fullKind(document: PlanDocument): string {
