@@ -6,42 +6,58 @@ import {defineRule} from '../src/rule.js'
 
 /**
  * The plans of its phase that `node` builds on and does not list, when
- * lowering its `wave` from `declared` to `implied` would put it beside or
- * before them: one in the lower wave that edits a file it edits too (unless
- * `coupling_justified` names the pair), or one in a wave before `declared`
- * whose summary it reads; of the plans this rule moves too, only those
- * before it by name, which keep the fix. Then the
- * missing part is the `depends_on`, and `wave` is where the plans it builds
- * on put it (`wave`).
+ * moving its `wave` from `declared` to `implied` would put it beside or
+ * before them: one in a wave from there to before `declared` whose summary,
+ * or a file it writes, `node` reads, or, for a plan one wave too late, one
+ * in a wave it would land in that edits a file it edits too (unless
+ * `coupling_justified` names the pair; which of two plans one wave too early
+ * should wait is not said by their waves). Each such plan moves the landing
+ * wave on past its own, so the plans there count in turn. Of the plans this
+ * rule moves too, only those before it by name count, which keep the fix.
+ * Then the missing part is the `depends_on`, and `wave` is where the plans
+ * it builds on put it.
  */
 function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: number): {plans: PlanNode[]; reason: string; wave: number} | undefined {
   const state = plans.executionState(node)
   const files = new Set((node.files ?? []).map(normalizePath))
-  let reason: string | undefined
-  let wave = implied
-  const found = plans.inDirectory(node.directory).filter((other) => {
+  const read = new Set(node.filesRead)
+  const peers = plans.inDirectory(node.directory).flatMap((other) => {
     const settled = other === node || other.summaryOnly || other.superseded || plans.executionState(other) !== state ? undefined : settledWave(plans, other)
     // A plan this rule moves too counts only when it comes first by name (two such plans would be told to wait for each other), at the wave its own repair gives it.
     const moved = settled !== undefined && settled !== other.wave
-    if (moved && byName(other, node) > 0) return false
+    if (moved && byName(other, node) > 0) return []
     const at = moved ? (missingDependencies(plans, other)?.wave ?? settled) : settled
-    if (at === undefined || at < implied || at >= declared || waitsFor(plans, other, node)) return false
-    const shared = at === implied && !coupled(plans, node, other) ? other.files?.find((file) => files.has(normalizePath(file))) : undefined
-    const reads = plans.readsSummaryOf(node, other)
-    if (shared === undefined && !reads) return false
+    // A plan one wave too early moves on to `implied`: only the plans there are beside it.
+    if (at === undefined || at < implied || at >= Math.max(declared, implied + 1) || waitsFor(plans, other, node)) return []
     const beside = at === implied ? 'beside' : 'before'
-    reason ??= shared === undefined ? `${beside} \`${other.name}\`, whose summary it reads` : `beside \`${other.name}\`, which edits \`${shared}\` too`
-    wave = Math.max(wave, at + 1)
-    return true
+    const output = other.files?.find((file) => read.has(normalizePath(file)))
+    const reads =
+      output !== undefined ? `${beside} \`${other.name}\`, whose \`${output}\` it reads` : plans.readsSummaryOf(node, other) ? `${beside} \`${other.name}\`, whose summary it reads` : undefined
+    const shared = declared > implied && !coupled(plans, node, other) ? other.files?.find((file) => files.has(normalizePath(file))) : undefined
+    return [{plan: other, at, reads, edits: shared === undefined ? undefined : `beside \`${other.name}\`, which edits \`${shared}\` too`}]
   })
-  return reason === undefined ? undefined : {plans: found, reason, wave}
+  const reasons = new Map<PlanNode, string>()
+  let wave = implied
+  for (let grown = true; grown; ) {
+    grown = false
+    for (const {plan, at, reads, edits} of peers) {
+      // Every plan of a wave it lands in or passes on the way is beside it once.
+      const reason = at <= wave ? (edits ?? reads) : reads
+      if (reasons.has(plan) || reason === undefined) continue
+      reasons.set(plan, reason)
+      wave = Math.max(wave, at + 1)
+      grown = true
+    }
+  }
+  const found = peers.filter(({plan}) => reasons.has(plan)).map(({plan}) => plan)
+  return found.length === 0 ? undefined : {plans: found, reason: reasons.get(found[0])!, wave}
 }
 
-/** What this rule tells `node` to add to `depends_on` instead of lowering its `wave` (`buildsOn`), once per graph; none when it says something else or nothing. */
+/** What this rule tells `node` to add to `depends_on` instead of moving its `wave` (`buildsOn`), once per graph; none when it says something else or nothing. */
 function missingDependencies(plans: PlanGraph, node: PlanNode): ReturnType<typeof buildsOn> {
   return plans.memo(`wave-order:missing\0${node.path}`, () => {
     const implied = node.wave === undefined || plans.cycleThrough(node) ? undefined : impliedWave(plans, node)
-    if (!implied || node.wave === undefined || implied.wave >= node.wave || !waveIsOff(plans, node, implied.wave) || misplacedDependency(plans, node)) return undefined
+    if (!implied || node.wave === undefined || !waveIsOff(plans, node, implied.wave) || misplacedDependency(plans, node)) return undefined
     return buildsOn(plans, node, implied.wave, node.wave)
   })
 }
@@ -78,7 +94,7 @@ export default defineRule({
     if (!waveIsOff(plans, node, implied?.wave) || misplacedDependency(plans, node)) return
     // A dependency with a `wave` is where it says: one still to run with a wrong one is reported first, at its own plan, and one that has run ran there.
     const waveOf = (target: PlanNode) => (target.wave === undefined ? `is placed in wave ${impliedWave(plans, target)?.wave}` : `is in wave ${target.wave}`)
-    // Lowering the wave would put the plan beside (or before) a plan it builds on: the repair is the `depends_on` it lacks, the author's to write.
+    // Moving the wave would put the plan beside (or before) a plan it builds on: the repair is the `depends_on` it lacks, the author's to write.
     const missing = missingDependencies(plans, node)
     if (implied && missing) {
       const lead = implied.latest

@@ -8,6 +8,7 @@ import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
 import {compactFrontmatter, type CompactText} from './facts-text.js'
 import {lineFacts, type FrontmatterFacts} from './facts-lines.js'
 import {sharedFileNotes} from './shared-file-notes.js'
+import {normalizePath} from '../plan.js'
 import {stampOf, statsNow, treeMarkdownFiles, type TreeDisk} from './tree-files.js'
 
 /** One `depends_on` entry as written. `range` is its place in the plan's source. */
@@ -65,6 +66,13 @@ export interface PlanNode {
    * written after those plans ran (`PlanGraph.writtenAfterRunOf`).
    */
   summariesRead?: string[]
+  /**
+   * The files outside `.planning/` the plan's body names with `@`
+   * (`@src/lib/rates.ts` in `<context>`, GSD's way to have the executor read
+   * a file), as `normalizePath` writes them: a plan that reads a file
+   * another plan writes builds on that plan (`wave-order`).
+   */
+  filesRead?: string[]
 }
 
 /** Whether a plan is still to run (`pending`), or why nothing will execute it again. */
@@ -171,6 +179,7 @@ function planNode(filePath: string, text: string, readFrontmatter: () => Frontma
     ...(frontmatter?.entry('autonomous')?.value === false ? {heldBack: {checkpoint: hasCheckpoint}} : {}),
     ...outputSummariesOf(text),
     ...summariesReadIn(text, frontmatter?.end ?? 0),
+    ...filesReadIn(text, frontmatter?.end ?? 0),
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
   }
@@ -225,6 +234,30 @@ function summariesReadIn(text: string, bodyStart: number): {summariesRead?: stri
     names.add(parts.slice(-2).join('/'))
   }
   return names.size > 0 ? {summariesRead: [...names]} : {}
+}
+
+/** The most `@` references kept of one plan: a `<context>` lists a few dozen at most. */
+const maxFilesRead = 200
+
+/**
+ * The paths a plan's body names with `@` (see `PlanNode.filesRead`): an `@`
+ * at the start of a word, then a path with a folder or an extension, up to
+ * the next delimiter. An e-mail address (`a@b.c`) has a letter before its `@`.
+ */
+function filesReadIn(text: string, bodyStart: number): {filesRead?: string[]} {
+  const paths = new Set<string>()
+  for (let at = text.indexOf('@', bodyStart); at >= 0 && paths.size < maxFilesRead; at = text.indexOf('@', at + 1)) {
+    if (at > bodyStart && !pathDelimiters.has(text[at - 1])) continue
+    let end = at + 1
+    while (end < text.length && !pathDelimiters.has(text[end]) && end - at <= 300) end++
+    // A sentence's full stop or a colon after the path is not part of it.
+    let last = end
+    while (last > at + 1 && (text[last - 1] === '.' || text[last - 1] === ':')) last--
+    const named = normalizePath(text.slice(at + 1, last))
+    if ((named.includes('/') || named.includes('.')) && !named.startsWith('.planning/') && !named.startsWith('/')) paths.add(named)
+    at = end - 1
+  }
+  return paths.size > 0 ? {filesRead: [...paths]} : {}
 }
 
 /** A `plan:` value's number; `plan: 01-02` (a full id) is plan 2. */
