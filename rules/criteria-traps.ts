@@ -245,9 +245,6 @@ function groupCloses(text: string, open: string, close: string): number {
   return -1
 }
 
-/** Commands that succeed on any input, so a pipeline ending in one reports success whatever came before. */
-const alwaysSucceeds = /^`?(?:wc|head|tail|sort|uniq|cat|tee|cut|tr|awk|sed)\b/
-
 /**
  * The parts of a segment that are commands: inside its code spans when it has
  * them (`` - `git diff` shows nothing `` is prose around a command), else the
@@ -276,8 +273,6 @@ interface GitPipeline {
   commandEnd: number
   /** It runs inside a `$(…)`, whose output something else reads. */
   nested: boolean
-  /** Another command follows it after `;` or `&`, so the check's status is not its pipeline's. */
-  followed: boolean
 }
 
 /**
@@ -340,7 +335,7 @@ function gitPipelines(segment: string): GitPipeline[] {
       } else if (char === ';' || (char === '&' && segment[at - 1] !== '>' && segment[at + 1] !== '>')) {
         close(stack.length, at, true)
       } else if (char === 'g' && segment.startsWith('git', at) && /^git\s+[a-z]/.test(segment.slice(at, at + 8)) && !/[\w.@/-]/.test(segment[at - 1] ?? '')) {
-        const git = {index: at, stageEnd: to, pipelineEnd: to, commandEnd: to, nested: stack.includes('$('), followed: false}
+        const git = {index: at, stageEnd: to, pipelineEnd: to, commandEnd: to, nested: stack.includes('$(')}
         open.push({git, depth: stack.length})
         inPart.push(git)
       }
@@ -352,7 +347,6 @@ function gitPipelines(segment: string): GitPipeline[] {
     for (const git of inPart) {
       const separator = separators.find((at) => at > git.index)
       git.commandEnd = separator ?? partEnd
-      git.followed = separator !== undefined
     }
     found.push(...inPart)
   }
@@ -361,18 +355,31 @@ function gitPipelines(segment: string): GitPipeline[] {
 
 /**
  * Whether a failing `git` reads as a pass: the check wants nothing (`| wc -l
- * | grep -x 0`, `== 0`, "no output"), negates the pipeline, or is a command
- * (`commandZone`) whose status is the pipeline's and whose last stage
- * succeeds on any input. Output read or captured in `$(…)` and compared with
- * something else fails when `git` does, as it should.
+ * | grep -x 0`, `== 0`, "no output") or negates the pipeline, so the nothing
+ * a failing `git` prints passes it. Output read or captured in `$(…)` and
+ * compared with something else fails when `git` does, as it should; and a
+ * pipeline whose output nothing compares (`git log | head -20`, `git status
+ * --porcelain | wc -l`) passes whatever `git` does: its output, where `git`'s
+ * error shows, is the check. Nor is the failure hidden when `git`'s errors
+ * join the pipe (`2>&1`) and nothing after filters lines: the error is output.
  */
-function swallowsGitFailure(segment: string, git: GitPipeline, commandZone: boolean): boolean {
+function swallowsGitFailure(segment: string, git: GitPipeline): boolean {
   if (git.pipe === undefined) return false
   if (negatedAt(segment, git.index)) return true
   const after = segment.slice(git.pipe + 1, git.commandEnd)
-  if (lineComparisons(after).includes('0') || wantsNoOutput.test(after)) return true
-  if (!commandZone || git.nested || git.followed) return false
-  return alwaysSucceeds.test(lastStage(segment, git))
+  if (!lineComparisons(after).includes('0') && !wantsNoOutput.test(after)) return false
+  return !(/\s2>&1(?!\d)/.test(segment.slice(git.index, git.stageEnd)) && laterStages(segment, git).every((stage) => keepsEveryLine.test(stage)))
+}
+
+/** Stages that pass on or count every line they read, so an error line piped into them still shows. */
+const keepsEveryLine = /^`?(?:wc|cat|tee|sort|tr)\b/
+
+/** The stages of the pipeline after a `git`'s own. */
+function laterStages(segment: string, git: GitPipeline): string[] {
+  return segment
+    .slice((git.pipe ?? git.index) + 1, git.pipelineEnd)
+    .split('|')
+    .map((stage) => stage.trim())
 }
 
 /**
@@ -390,8 +397,8 @@ function negatedAt(segment: string, index: number): boolean {
 
 /** The last stage of the pipeline a `git` pipes into. */
 function lastStage(segment: string, git: GitPipeline): string {
-  const stages = segment.slice((git.pipe ?? git.index) + 1, git.pipelineEnd).split('|')
-  return stages[stages.length - 1].trim()
+  const stages = laterStages(segment, git)
+  return stages[stages.length - 1]
 }
 
 /**
@@ -400,12 +407,12 @@ function lastStage(segment: string, git: GitPipeline): string {
  * -qxF 'feat: x'`). After it in an `&&` chain, a `git` on the same
  * repository cannot fail alone: the chain stops first.
  */
-function guardingGit(segment: string, pipelines: GitPipeline[], commandZone: boolean): GitPipeline | undefined {
+function guardingGit(segment: string, pipelines: GitPipeline[]): GitPipeline | undefined {
   return pipelines.find((git) => {
     if (git.nested || negatedAt(segment, git.index)) return false
     // A bare `git` fails its check unless the check wants it to print nothing (`git diff --stat f` "returns EMPTY").
     if (git.pipe === undefined) return !wantsNoOutput.test(segment.slice(git.stageEnd, git.commandEnd))
-    if (swallowsGitFailure(segment, git, commandZone)) return false
+    if (swallowsGitFailure(segment, git)) return false
     const grep = grepCalls(lastStage(segment, git))[0]
     return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options)
   })
@@ -447,6 +454,15 @@ function readsHeadCommit(stage: string): boolean {
   return /^git\s+show\b/.test(stage) || /\s(?:-[12]|-n\s*[12]|--max-count=[12])(?!\S)/.test(stage)
 }
 
+/**
+ * Whether a task's action makes its own commit, before its checks run: it
+ * runs `git commit`, or says to commit ("then commit as `fix(03): x`",
+ * "Commit the change", "Write the commit message …"); "do not commit" is not.
+ */
+function commitsInAction(action: string): boolean {
+  return /\bgit\s+commit\b/.test(action) || /(?<!\b(?:not|never|no)\s{1,4}|n't\s{1,4})\bcommit(?:\s+(?:it|them|this|these|the|all|both|everything|as|with)\b|\s+message\b)/i.test(action)
+}
+
 /** Where a segment sits in its zone's `&&` chain: the `git` commands that fail the chain first, or another of the task's checks. */
 interface Chain {
   /** The text of the guarding `git` stages: the task's checks', then the chain's so far; undefined when none. */
@@ -456,13 +472,14 @@ interface Chain {
 }
 
 /** The traps in one `&&`/`||` segment of a check. */
-function trapsIn(segment: string, pipelines: GitPipeline[], commandZone: boolean, committed: boolean, chain: Chain): TrapIn[] {
+function trapsIn(segment: string, pipelines: GitPipeline[], committed: boolean, chain: Chain): TrapIn[] {
   const traps: TrapIn[] = []
   const calls = grepCalls(segment)
   if (calls.some((call) => countsMatches(call.options))) {
     // A number in the text a grep looks for (`grep -c "LIMIT = 5" f`) is not the count it expects; quotes count as the pattern's.
     const inPattern = (index: number, length: number) =>
       calls.some((call) => index < call.patternEnd + 1 && index + length > call.patternStart - 1)
+    const current = currentCounts(segment)
     const exact = exactCounts(segment).find(
       (candidate) =>
         candidate.count >= 2 &&
@@ -471,7 +488,7 @@ function trapsIn(segment: string, pipelines: GitPipeline[], commandZone: boolean
         // A number before any counting grep is prose ("keeps `MAX = 50`"), not its comparison.
         countOf(calls, candidate.index) !== undefined &&
         !keepsBaseline.test(segment.slice(candidate.index + candidate.length, candidate.index + candidate.length + 80)) &&
-        !currentCounts(segment).includes(candidate.count) &&
+        !current.includes(candidate.count) &&
         !boundedBefore(segment, countOf(calls, candidate.index), candidate.index) &&
         !linesAreMatches(countOf(calls, candidate.index), candidate.count)
     )
@@ -496,7 +513,7 @@ function trapsIn(segment: string, pipelines: GitPipeline[], commandZone: boolean
     })
   }
   const covered = (stage: string) => chain.guard !== undefined && remoteRefs(stage).every((ref) => chain.guard!.includes(ref))
-  const swallowed = pipelines.find((git) => git.pipe !== undefined && swallowsGitFailure(segment, git, commandZone) && !covered(segment.slice(git.index, git.stageEnd)))
+  const swallowed = pipelines.find((git) => git.pipe !== undefined && swallowsGitFailure(segment, git) && !covered(segment.slice(git.index, git.stageEnd)))
   if (swallowed) {
     const stage = segment.slice(swallowed.index, swallowed.stageEnd).trimEnd()
     traps.push({
@@ -518,19 +535,20 @@ function trapsIn(segment: string, pipelines: GitPipeline[], commandZone: boolean
       message: '`wc` output compared as a string can never match on BSD `wc`, which pads the number with spaces; compare numerically (`test "$n" -eq 0`) or strip the spaces first'
     })
   }
-  const relative = relativeRevision(segment)
+  // Once `HEAD` is this task's own commit (its checks pin it, or its action commits before them), `HEAD~1` is that commit's parent, as the plan means.
+  const ownCommit = chain.pinned || committed
+  const relative = relativeRevision(segment, ownCommit)
   if (relative) {
-    // With `HEAD` pinned to this task's commit, `HEAD~1` is its parent, as the plan means.
-    if (!(chain.pinned && !/HEAD~(?!1\b)\d/.test(relative.stage))) {
-      const text = segment.slice(relative.index, relative.index + relative.length)
-      traps.push({
-        trap: 'R6',
-        index: relative.index,
-        length: relative.length,
-        cause: `R6 ${text.replace(/\s+/g, ' ')}`,
-        message: '`HEAD~N` names whatever commit landed last, in a repository where other sessions commit too; pin an explicit range (`<sha>^..<sha>`)'
-      })
-    }
+    const text = segment.slice(relative.index, relative.index + relative.length)
+    traps.push({
+      trap: 'R6',
+      index: relative.index,
+      length: relative.length,
+      cause: `R6 ${text.replace(/\s+/g, ' ')}`,
+      message: ownCommit
+        ? `\`${relative.revision}\` counts back from the last commit: past this task's own commit it names whatever landed before it, another session's commit too; pin an explicit range (\`<sha>^..<sha>\`)`
+        : `\`${relative.revision}\` counts back from the last commit, and a task's checks run before its own commit: the range then starts before the commit that landed last (another task's or another session's) and takes in its changes; pin the task's base (\`<sha>\`), or commit in the action before the check`
+    })
   } else {
     const diff = /\bgit\s+diff\b([^`\n|;&<>]*)/.exec(segment)
     const rest = diff?.[1].trim()
@@ -571,10 +589,10 @@ export default defineRule<Options>({
     // All of a task's checks must pass: a `git` that fails its own check when `git` fails covers the task's other checks on that repository.
     const taskGuards = new Map<Element, string>()
     // Each zone's segments, their `git` pipelines and guard, read once for both passes.
-    const read = zones.map(({element, prose}) =>
+    const read = zones.map(({element}) =>
       shellSegments(view.slice(...element.contentRange), element.contentRange[0]).map((segment) => {
         const pipelines = gitPipelines(segment.text)
-        const guard = guardingGit(segment.text, pipelines, !prose)
+        const guard = guardingGit(segment.text, pipelines)
         const guardText = guard ? segment.text.slice(guard.index, guard.stageEnd) : undefined
         if (guardText) taskGuards.set(taskOf(element), `${taskGuards.get(taskOf(element)) ?? ''} ${guardText}`)
         return {segment, pipelines, guardText}
@@ -598,14 +616,14 @@ export default defineRule<Options>({
         }
       }
       const task = taskOf(element)
-      const committed = elementsNamed(task, 'action').some((action) => /\bgit\s+commit\b/.test(view.slice(...action.contentRange)))
+      const committed = elementsNamed(task, 'action').some((action) => commitsInAction(view.slice(...action.contentRange)))
       const chain: Chain = {guard: taskGuards.get(task), pinned: pinned.has(task)}
       let previousEnd: number | undefined
       for (const {segment, pipelines, guardText} of read[zoneIndex]) {
         // A segment after `&&` runs only when the ones before it passed; a new line starts a new chain.
         if (previousEnd === undefined || view.slice(previousEnd, segment.start).trim() !== '&&') chain.guard = taskGuards.get(task)
         previousEnd = segment.start + segment.text.length
-        for (const trap of trapsIn(segment.text, pipelines, !prose, committed, chain)) {
+        for (const trap of trapsIn(segment.text, pipelines, committed, chain)) {
           found.push({...trap, range: [segment.start + trap.index, segment.start + trap.index + trap.length]})
         }
         if (guardText) chain.guard = `${chain.guard ?? ''} ${guardText}`
@@ -631,19 +649,22 @@ export default defineRule<Options>({
 
 /**
  * The first `git diff`/`git log` whose pipe stage goes on to name `HEAD~N`,
- * with that stage. Stage by stage (a stage ends at a pipe, a chain operator,
- * `;` or a code span's backtick), so the search stays linear (one lazy
- * pattern over the segment backtracked per `git`).
+ * with the revision it names; with `parentKnown` (`HEAD` is the task's own
+ * commit), a stage that names only `HEAD~1` is passed over. Stage by stage (a
+ * stage ends at a pipe, a chain operator, `;` or a code span's backtick), so
+ * the search stays linear.
  */
-function relativeRevision(segment: string): {index: number; length: number; stage: string} | undefined {
+function relativeRevision(segment: string, parentKnown: boolean): {index: number; length: number; revision: string} | undefined {
   let start = 0
   for (const stage of segment.split(/[\n|;&`]/)) {
     const git = /\bgit\s+(?:diff|log)\b/.exec(stage)
-    const head = git ? /\bHEAD~\d+/g : undefined
-    if (git && head) {
-      head.lastIndex = git.index + git[0].length
-      const found = head.exec(stage)
-      if (found) return {index: start + git.index, length: found.index + found[0].length - git.index, stage}
+    if (git) {
+      const revisions = [...stage.slice(git.index + git[0].length).matchAll(/\bHEAD~(\d+)/g)]
+      const reported = parentKnown ? revisions.find((revision) => revision[1] !== '1') : revisions[0]
+      if (reported) {
+        const end = git.index + git[0].length + reported.index + reported[0].length
+        return {index: start + git.index, length: end - git.index, revision: reported[0]}
+      }
     }
     start += stage.length + 1
   }

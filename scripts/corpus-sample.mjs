@@ -27,6 +27,7 @@
 //   --blind            with --human-actions: leave out whether the rule flagged each task
 //   --out FILE         report file (default /tmp/planlint-sample-<set or folders>.md)
 import {execFileSync} from 'node:child_process'
+import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -83,24 +84,16 @@ const repeatAt = Number(values.repeats)
 const label = values.set ?? (folders.length === 1 ? path.basename(folders[0]) : `${folders.length}-repos`)
 const out = values.out ?? path.join(os.tmpdir(), `planlint-sample-${label}${values['human-actions'] ? '-human-actions' : ''}.md`)
 
-// mulberry32: a small seeded generator, so a sample can be drawn again.
-function random(seed) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-function sample(list, count, next) {
-  const copy = [...list]
-  for (let index = copy.length - 1; index > 0; index--) {
-    const other = Math.floor(next() * (index + 1))
-    ;[copy[index], copy[other]] = [copy[other], copy[index]]
-  }
-  return copy.slice(0, count)
+// The sample of a rule is the `count` messages whose hash with the seed is smallest: a message
+// that stays is drawn again whatever else changed (other rules' counts, messages added or removed
+// elsewhere), so verdicts on it carry over from one round of judging to the next.
+function sample(list, count, seed) {
+  const rank = (message) => createHash('sha256').update(`${seed}\u0000${message.ruleId}\u0000${message.where}\u0000${message.message}`).digest('hex')
+  return list
+    .map((message) => ({message, rank: rank(message)}))
+    .sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0))
+    .slice(0, count)
+    .map((entry) => entry.message)
 }
 
 const texts = new Map()
@@ -280,12 +273,11 @@ if (values['human-actions']) {
     }
   }
 
-  const next = random(Number(values.seed))
   lines.push('', `## Sample: up to ${perRule} messages per rule (seed ${values.seed})`)
   let number = 0
   for (const [ruleId, list] of [...byRule].sort((a, b) => a[0].localeCompare(b[0]))) {
     lines.push('', `### ${ruleId} (${list.length} messages)`)
-    for (const message of sample(list, perRule, next)) {
+    for (const message of sample(list, perRule, values.seed)) {
       number++
       lines.push('', `#### ${number}. ${message.where}`, '', `${message.severity === 2 ? 'error' : 'warning'}: ${message.message}`)
       if (message.fix) lines.push('', `fix: ${describeEdit(message.file, message.fix)}`)

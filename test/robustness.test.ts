@@ -6,7 +6,7 @@ import {parseFrontmatter} from '../src/model/frontmatter.js'
 import {formatStylish} from '../src/reporters/stylish.js'
 import {isGlob} from '../src/plan.js'
 import {allowListed, grepPatterns} from '../src/shell.js'
-import {cliBin, eslintBin, installPlanlint, planlintInProcess, remarkBin, run} from './support/cli.js'
+import {cliBin, eslintBin, installPlanlint, planlint, planlintInProcess, remarkBin, run} from './support/cli.js'
 import {cleanPlan, planWith, removeTree, writeTree} from './support/tree.js'
 
 /** One bad plan never stops a run: each case is a plan made to break the model, beside a plan with one known error. */
@@ -143,6 +143,17 @@ describe('text as agents save it', () => {
     expect(messages).toEqual([expect.stringMatching(/^autonomous-flag: 8:13 /)])
     const mixed = brokenAutonomous(cleanPlan).replace(/\n/g, (_, offset: number) => (offset % 3 === 0 ? '\r' : offset % 3 === 1 ? '\r\n' : '\n'))
     expect(await lintPlan(mixed)).toEqual([expect.stringMatching(/^autonomous-flag: 8:13 /)])
+  })
+
+  it('prints no Node warning for a frontmatter key that is a list, as an HTML comment inside a list makes one', () => {
+    const tree = writeTree([{path: `${phase}/01-02-PLAN.md`, text: cleanPlan.replace('must_haves:', 'notes:\n  list:\n    - "a"\n    <!-- allow: x -->\n    - "b: c"\nmust_haves:')}])
+    try {
+      const result = planlint(tree, '.planning')
+      expect(result.stderr).not.toMatch(/Warning/)
+      expect(result.stdout).toMatch(/frontmatter-schema/)
+    } finally {
+      removeTree(tree)
+    }
   })
 
   it('reads a frontmatter over 64 KiB as one message, without parsing it', async () => {

@@ -126,7 +126,8 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
     errors.push({code: 'NESTED_TOO_DEEP', message: `nested more than ${maxYamlDepth} levels deep, so planlint does not read this entry`, range: shift([deep, deep + 1])})
     yamlText = yamlText.slice(0, entryStart) + yamlText.slice(entryStart, entryEnd).replace(/[^\r\n]/g, ' ') + yamlText.slice(entryEnd)
   }
-  const document = parseDocument(yamlText, {prettyErrors: false, keepSourceTokens: false})
+  // logLevel 'error': the library's warnings (a key that is a list, say) would reach the user's terminal as Node warnings.
+  const document = parseDocument(yamlText, {prettyErrors: false, keepSourceTokens: false, logLevel: 'error'})
   for (const error of document.errors) errors.push({code: error.code, message: error.message.split('\n')[0], range: shift(error.pos)})
   const entries = new Map<string, FrontmatterEntry>()
   let data: Record<string, unknown> | undefined
