@@ -92,29 +92,87 @@ function readsOnly(document: PlanDocument, task: Element, paths: string[]): bool
 /** A test file: `a.test.ts`, `a_test.go`, `test_a.py`, `tests/…`. */
 const testFile = /(?:^|[/._-])(?:tests?|spec|__tests__)(?:[/._-]|$)/
 
-/** Whether a line names a file: the path, or a shorter or longer form of it (`route.ts`, `app/api/route.ts`, `/root/app/src/app/api/route.ts`), not another file of the same name. */
-function mentionsFile(line: string, path: string): boolean {
+/** Where a line names a file: the path, or a shorter or longer form of it (`route.ts`, `app/api/route.ts`, `/root/app/src/app/api/route.ts`), not another file of the same name. */
+function fileMentions(line: string, path: string): Array<[number, number]> {
   const file = normalizePath(path)
   const base = file.slice(file.lastIndexOf('/') + 1)
-  if (!base.includes('.')) return line.includes(file)
+  if (!base.includes('.')) {
+    const at = line.indexOf(file)
+    return at === -1 ? [] : [[at, at + file.length]]
+  }
+  const found: Array<[number, number]> = []
   for (let at = line.indexOf(base); at !== -1; at = line.indexOf(base, at + 1)) {
     if (/[\w.-]/.test(line[at + base.length] ?? '')) continue
     let from = at
     while (from > 0 && /[\w./@~-]/.test(line[from - 1])) from--
     const token = normalizePath(line.slice(from, at + base.length))
-    if (file === token || file.endsWith(`/${token}`) || token.endsWith(`/${file}`)) return true
+    if (file === token || file.endsWith(`/${token}`) || token.endsWith(`/${file}`)) found.push([from, at + base.length])
+  }
+  return found
+}
+
+/** A module a line of code imports or re-exports: `from './tokens'`, `import '@/lib/env'`, `require("../db")`. */
+const importSpecifier = /\b(?:from|import|require\()\s*['"]([^'"\n]{1,200})['"]/g
+/** The start of a specifier that names a file of the project: relative, or under an alias of its root (`@/`, `~/`, `#/`, `$lib/`); not a package. */
+const localSpecifier = /^(?:(?:\.\.?\/)+|[@~#]\/|\$lib\/)/
+
+/** Where a line imports a file: a specifier naming it without its extension (`./tokens` for `src/search/tokens.ts`, `@/lib/db` for `src/lib/db/index.ts`). */
+function importsOf(line: string, path: string): Array<[number, number]> {
+  const file = normalizePath(path).replace(/\.(?:[cm]?[jt]sx?|vue|svelte)$/, '')
+  const found: Array<[number, number]> = []
+  for (const match of line.matchAll(importSpecifier)) {
+    const local = localSpecifier.exec(match[1])
+    const module = local ? match[1].slice(local[0].length).replace(/\.(?:[cm]?[jt]sx?)$/, '').replace(/\/$/, '') : ''
+    if (module === '') continue
+    if ([module, `${module}/index`].some((name) => file === name || file.endsWith(`/${name}`))) found.push([match.index, match.index + match[0].length])
+  }
+  return found
+}
+
+/** Words before a file that point the reader to it: "importing the type from", "see", "mirror the pattern in", "as in". */
+const pointsTo =
+  /(?:\bimport(?:s|ed|ing)?\b[^\n.;]{0,60}?\bfrom|\b(?:see|refer to|consult|as in|(?:mirror|follow|match)(?:s|ed|ing|es)?(?: the [\w -]{0,30}? (?:in|of|from))?|based on|copied from|same as|(?:patterns?|approach|conventions?|examples?|style|shape) (?:in|of|from|used in)))\s?\(?[`'"]?$/i
+
+/** Whether a line only reads or looks up a file: each place it names the file is an import, or follows words pointing the reader to it with no edit in the rest of its clause. */
+function onlyPointsTo(line: string, path: string): boolean {
+  const imports = importsOf(line, path)
+  const named = fileMentions(line, path).filter(([from]) => !imports.some(([start, end]) => from >= start && from < end))
+  return (
+    imports.length + named.length > 0 &&
+    named.every(([from, to]) => pointsTo.test(line.slice(Math.max(0, from - 120), from)) && !asksForEdit(line.slice(to).split(/[.;,)]/)[0]))
+  )
+}
+
+/** Whether a line names a word (a file's name without its extension, `R2Service`) on its own, not inside a longer name or path. */
+function namesWord(line: string, word: string): boolean {
+  for (let at = line.indexOf(word); at !== -1; at = line.indexOf(word, at + 1)) {
+    if (!/[\w./-]/.test(line[at - 1] ?? '') && !/[\w-]/.test(line[at + word.length] ?? '')) return true
   }
   return false
 }
 
-/** Whether a task only reads or runs one of its files: each line of its work naming the file reads or runs it, and none edits it. */
+/** Whether a task only reads or runs one of its files: each line of its work naming the file reads, runs, imports or points to it, and none edits it. */
 function onlyReadsFile(document: PlanDocument, task: Element, path: string): boolean {
   // A TDD task runs the tests it writes.
   if (testFile.test(path) && (child(task, 'behavior') || task.attributes.some((attribute) => attribute.name === 'tdd' && attribute.value === 'true'))) return false
-  const mentions = workLines(document, task).filter((line) => mentionsFile(line, path))
+  const lines = workLines(document, task)
+  const named = lines.filter((line) => fileMentions(line, path).length > 0 || importsOf(line, path).length > 0)
   // A line that ends in a colon heads the lines that say what is done to the file.
-  return mentions.length > 0 && mentions.every((line) => readsOrRuns.test(line) && !asksForEdit(line) && !/:[*\s]*$/.test(line))
+  const reads = (line: string) => fileMentions(line, path).length > 0 && readsOrRuns.test(line) && !asksForEdit(line) && !/:[*\s]*$/.test(line)
+  if (named.length === 0 || !named.every((line) => reads(line) || onlyPointsTo(line, path))) return false
+  // Code that imports a module names it without its extension, and so may the prose that edits it ("Add a method to R2Service").
+  const file = normalizePath(path)
+  const stem = file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]*$/, '')
+  const imported = named.some((line) => importsOf(line, path).length > 0)
+  return !imported || !lines.some((line) => importsOf(line, path).length === 0 && namesWord(line, stem) && asksForEdit(line))
 }
+
+/** A frontmatter key listing files the plan only reads: `files_referenced_readonly`, `files_read`, `read_only_files`, `context_files`. */
+function listsReadFiles(key: string): boolean {
+  const words = key.toLowerCase().split(/[_\s-]+/)
+  return words.some((word) => ['file', 'files', 'paths'].includes(word)) && words.some((word) => readWords.has(word))
+}
+const readWords = new Set(['read', 'reads', 'readonly', 'referenced', 'reference', 'references', 'refs', 'consulted', 'context'])
 
 /** Whether one list names the other's path: the same file, a glob or folder holding it, or its bare file name. */
 function names(list: PathEntry[], entry: PathEntry): boolean {
@@ -138,6 +196,8 @@ export default defineRule<Options>({
     // GSD keeps same-wave plans apart by `files_modified` + `files_deleted`; some trees list new files under `files_created`.
     const declared = ['files_modified', 'files_deleted', 'files_created'].flatMap((key) => filesModified(document, key)).filter(source)
     const named = taskPaths(document, 'files').filter(source)
+    // Files the plan declares it only reads (`files_referenced_readonly: [...]`) are unwritten by its author's word.
+    const declaredRead = [...frontmatter.entries.keys()].filter(listsReadFiles).flatMap((key) => filesModified(document, key))
     // A plan that modifies nothing (`files_modified: []`) names in `<files>` the folders it studies,
     // and a research plan the files it reads too.
     const readOnly = declared.length === 0
@@ -151,7 +211,7 @@ export default defineRule<Options>({
       [...new Set(named.map((entry) => entry.task))].filter((task) => readsOnly(document, task, named.filter((entry) => entry.task === task).map((entry) => entry.path)))
     )
     const onlyRead = (entry: (typeof named)[number]) => readOnlyTasks.has(entry.task) || onlyReadsFile(document, entry.task, entry.path)
-    const unwritten = named.filter((entry) => !names(declared, entry) && !reads(entry) && !looksAt(entry) && !onlyRead(entry) && !secretsFile.test(normalizePath(entry.path)))
+    const unwritten = named.filter((entry) => !names(declared, entry) && !names(declaredRead, entry) && !reads(entry) && !looksAt(entry) && !onlyRead(entry) && !secretsFile.test(normalizePath(entry.path)))
     // A path two tasks name is one file to add.
     const missing = unwritten.filter((entry, index) => unwritten.findIndex((other) => normalizePath(other.path) === normalizePath(entry.path)) === index)
     if (missing.length > 0) {
