@@ -144,12 +144,12 @@ const deviceWords = /\b(physical|device|phone|hardware|usb|qr code|simulator|emu
 
 /**
  * A line, or the lead or heading over it, that puts the work on a machine the
- * agent does not reach: "On the Win11 VM:", "inside the guest", "on the
- * manually bridged host". What runs there, and launching the app there to read
- * what it shows, is the person's.
+ * agent does not reach: "On the Win11 VM:", "on the user's VM", "inside the
+ * guest", "on the manually bridged host". What runs there (`git revert`
+ * too), and launching the app there to read what it shows, is the person's.
  */
 const elsewhere =
-  /\b(on|in|inside|from|at) (the|your|a|each|that|this|both) [\w ./()-]{0,30}?\b(vms?|virtual machines?|guests?|devices?|phones?|tablets?|handsets?)\b|\b(win(dows)? ?1[01]|macos|ubuntu|debian|fedora|windows) (vm|guest|virtual machine|box|laptop|machine)\b|\b(manually[- ]bridged|bridged|air-?gapped|on-?prem(ise)?|remote|customer'?s?|client'?s?) (host|machine|server|network|box)\b/i
+  /\b(on|in|inside|from|at) (the|your|a|each|that|this|both|my|our|their) [\w ./()'’-]{0,30}?\b(vms?|virtual machines?|guests?|devices?|phones?|tablets?|handsets?)\b|\b(win(dows)? ?1[01]|macos|ubuntu|debian|fedora|windows) (vm|guest|virtual machine|box|laptop|machine)\b|\b(manually[- ]bridged|bridged|air-?gapped|on-?prem(ise)?|remote|customer'?s?|client'?s?) (host|machine|server|network|box)\b/i
 
 /**
  * A line, or the lead, heading, paragraph or fence prose over it, that puts a
@@ -160,13 +160,17 @@ const elsewhere =
  * into the guest and …" works in the guest).
  */
 const onAgentMachine =
-  /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -](?:host|box|machine|server|workstation|checkout)\b|\b(?:on|at) the host\b|\bon this (?:machine|host|box|computer)\b|\blocally\b/i
+  /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -](?:host|box|machine|server|workstation)\b|\b(?:on|at) the host\b|\bon this (?:machine|host|box|computer)\b|\blocally\b/i
+
+/** A checkout ("in the repo checkout"): a folder, the agent's unless the same line puts it on a machine the agent does not reach ("in the repo checkout on the user's VM"). */
+const inCheckout = /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -]checkout\b/i
 
 /** Where the first of `texts` (a line, then what stands over it) that names a place puts the step: the agent's machine, one it does not reach, or neither. */
 function placeOf(texts: string[]): 'agent' | 'elsewhere' | undefined {
   for (const text of texts) {
     if (onAgentMachine.test(text)) return 'agent'
     if (elsewhere.test(text)) return 'elsewhere'
+    if (inCheckout.test(text)) return 'agent'
   }
   return undefined
 }
@@ -269,13 +273,14 @@ const humanOnlyName =
 
 /**
  * The plan saying the agent cannot reach where the work is (a phone, a
- * customer's server, a VM), cannot make it (audio, a recording), cannot run
+ * customer's server, a VM; "which the agent cannot reach", "no agent
+ * access"), cannot make it (audio, a recording), cannot run
  * what needs the person's password (`sudo`), or that the service has no API or
  * CLI for it. Not "cannot access the dashboard": the service's CLI or API
  * reaches what its dashboard does.
  */
 const agentCannotReach =
-  /\b(claude|the agent|the executor|agents?|executor|ai)\b[^.\n]{0,12}\b(can't|can ?not|is unable to|has no access to|does not have access to|doesn't have access to)\b[^.\n]{0,60}\b(devices?|phones?|iphones?|ipads?|android|simulators?|emulators?|vms?|virtual machines?|servers?|hosts?|machines?|hardware|generate|record|capture|drive|sudo|root|administrator|elevated|privileged)\b|\b(sudo|root)\b[^.\n]{0,40}\b(needs?|requires?|asks? for|prompts? for)\b[^.\n]{0,20}\bpassword\b|\b(has|have|with|offers?|provides?) no (public )?(api|cli)\b|\bno (public )?(api|cli) (for|to)\b/i
+  /\b(claude|the agent|the executor|agents?|executor|ai)\b[^.\n]{0,12}\b(can't|can ?not|is unable to|has no access to|does not have access to|doesn't have access to)\b[^.\n]{0,60}\b(devices?|phones?|iphones?|ipads?|android|simulators?|emulators?|vms?|virtual machines?|servers?|hosts?|machines?|hardware|generate|record|capture|drive|sudo|root|administrator|elevated|privileged)\b|\b(claude|the agent|the executor|agents?|executor|ai)\b[^.\n]{0,12}\b(can't|can ?not|is unable to) (reach|ssh)\b|\b(no|without) (agent|claude|executor) access\b|\b(sudo|root)\b[^.\n]{0,40}\b(needs?|requires?|asks? for|prompts? for)\b[^.\n]{0,20}\bpassword\b|\b(has|have|with|offers?|provides?) no (public )?(api|cli)\b|\bno (public )?(api|cli) (for|to)\b/i
 
 /** A manual fallback the plan keeps for when its automated way has failed ("only if Task 1's CLI generators all failed"). */
 const automationFailed = /\bfallback only\b|\bonly (invoked |run |used )?(if|when)\b[^.\n]{0,60}\b(cli|automat\w*|scripts?|generators?|tools?|commands?)\b[^.\n]{0,30}\bfailed\b/i
