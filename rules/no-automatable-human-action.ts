@@ -299,6 +299,23 @@ function handlesSecret(words: string[]): boolean {
   return rest.some((word) => /secret/.test(word)) || /\b(env (add|set)|variables set|config:set)\b/.test(rest.join(' '))
 }
 
+/**
+ * A condition that the person's session has lapsed ("if the session expired",
+ * "when the cookie is stale", "if you are logged out"): a command run under it
+ * ("log in again and rerun `npm run sync:push`") is the tail of their login,
+ * the fallback of their step, not a step of its own.
+ */
+const staleSession =
+  /\b(?:if|when|once|should|in case)\b[^.\n]{0,40}\b(?:session|cookie|token|login|sign-?in)s?\b[^.\n]{0,30}\b(?:expired?|expires|stale|timed? out|times out|invalid(?:ated)?|lapsed)\b|\b(?:if|when|in case)\b[^.\n]{0,30}\b(?:expired|stale|invalid)\s(?:session|cookie|token|login)s?\b|\b(?:if|when)\b[^.\n]{0,20}\b(?:logged|signed) out\b/i
+
+/** The sentence of a command's context that holds the command (for a fenced one, with the prose line before the fence). */
+function sentenceOf({context, text}: CommandAsk): string {
+  const at = Math.max(0, context.indexOf(text))
+  const starts = [...context.slice(0, at).matchAll(/[.!?;](?=\s)/g)].map((match) => match.index + 1)
+  const end = context.slice(at + text.length).search(/[.!?;](?=\s|$)/)
+  return context.slice(starts.at(-1) ?? 0, end === -1 ? undefined : at + text.length + end + 1)
+}
+
 /** A task that asks the person to approve (a deployment gate the platform enforces, the agent's results). */
 const approves = /\b(approv|aprob|aprueb)/i
 
@@ -572,6 +589,7 @@ export default defineRule<Options>({
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
           !(logsIn && isLoginCheck(command.words)) &&
+          !staleSession.test(sentenceOf(command)) &&
           !handlesSecret(command.words) &&
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
           !agentDoes.test(command.context.replace(command.text, '')) &&
