@@ -144,12 +144,12 @@ const deviceWords = /\b(physical|device|phone|hardware|usb|qr code|simulator|emu
 
 /**
  * A line, or the lead or heading over it, that puts the work on a machine the
- * agent does not reach: "On the Win11 VM:", "inside the guest", "on the
- * manually bridged host". What runs there, and launching the app there to read
- * what it shows, is the person's.
+ * agent does not reach: "On the Win11 VM:", "on the user's VM", "inside the
+ * guest", "on the manually bridged host". What runs there (`git revert`
+ * too), and launching the app there to read what it shows, is the person's.
  */
 const elsewhere =
-  /\b(on|in|inside|from|at) (the|your|a|each|that|this|both) [\w ./()-]{0,30}?\b(vms?|virtual machines?|guests?|devices?|phones?|tablets?|handsets?)\b|\b(win(dows)? ?1[01]|macos|ubuntu|debian|fedora|windows) (vm|guest|virtual machine|box|laptop|machine)\b|\b(manually[- ]bridged|bridged|air-?gapped|on-?prem(ise)?|remote|customer'?s?|client'?s?) (host|machine|server|network|box)\b/i
+  /\b(on|in|inside|from|at) (the|your|a|each|that|this|both|my|our|their) [\w ./()'’-]{0,30}?\b(vms?|virtual machines?|guests?|devices?|phones?|tablets?|handsets?)\b|\b(win(dows)? ?1[01]|macos|ubuntu|debian|fedora|windows) (vm|guest|virtual machine|box|laptop|machine)\b|\b(manually[- ]bridged|bridged|air-?gapped|on-?prem(ise)?|remote|customer'?s?|client'?s?) (host|machine|server|network|box)\b/i
 
 /**
  * A line, or the lead, heading, paragraph or fence prose over it, that puts a
@@ -160,13 +160,17 @@ const elsewhere =
  * into the guest and …" works in the guest).
  */
 const onAgentMachine =
-  /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -](?:host|box|machine|server|workstation|checkout)\b|\b(?:on|at) the host\b|\bon this (?:machine|host|box|computer)\b|\blocally\b/i
+  /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -](?:host|box|machine|server|workstation)\b|\b(?:on|at) the host\b|\bon this (?:machine|host|box|computer)\b|\blocally\b/i
+
+/** A checkout ("in the repo checkout"): a folder, the agent's unless the same line puts it on a machine the agent does not reach ("in the repo checkout on the user's VM"). */
+const inCheckout = /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -]checkout\b/i
 
 /** Where the first of `texts` (a line, then what stands over it) that names a place puts the step: the agent's machine, one it does not reach, or neither. */
 function placeOf(texts: string[]): 'agent' | 'elsewhere' | undefined {
   for (const text of texts) {
     if (onAgentMachine.test(text)) return 'agent'
     if (elsewhere.test(text)) return 'elsewhere'
+    if (inCheckout.test(text)) return 'agent'
   }
   return undefined
 }
@@ -269,13 +273,14 @@ const humanOnlyName =
 
 /**
  * The plan saying the agent cannot reach where the work is (a phone, a
- * customer's server, a VM), cannot make it (audio, a recording), cannot run
+ * customer's server, a VM; "which the agent cannot reach", "no agent
+ * access"), cannot make it (audio, a recording), cannot run
  * what needs the person's password (`sudo`), or that the service has no API or
  * CLI for it. Not "cannot access the dashboard": the service's CLI or API
  * reaches what its dashboard does.
  */
 const agentCannotReach =
-  /\b(claude|the agent|the executor|agents?|executor|ai)\b[^.\n]{0,12}\b(can't|can ?not|is unable to|has no access to|does not have access to|doesn't have access to)\b[^.\n]{0,60}\b(devices?|phones?|iphones?|ipads?|android|simulators?|emulators?|vms?|virtual machines?|servers?|hosts?|machines?|hardware|generate|record|capture|drive|sudo|root|administrator|elevated|privileged)\b|\b(sudo|root)\b[^.\n]{0,40}\b(needs?|requires?|asks? for|prompts? for)\b[^.\n]{0,20}\bpassword\b|\b(has|have|with|offers?|provides?) no (public )?(api|cli)\b|\bno (public )?(api|cli) (for|to)\b/i
+  /\b(claude|the agent|the executor|agents?|executor|ai)\b[^.\n]{0,12}\b(can't|can ?not|is unable to|has no access to|does not have access to|doesn't have access to)\b[^.\n]{0,60}\b(devices?|phones?|iphones?|ipads?|android|simulators?|emulators?|vms?|virtual machines?|servers?|hosts?|machines?|hardware|generate|record|capture|drive|sudo|root|administrator|elevated|privileged)\b|\b(claude|the agent|the executor|agents?|executor|ai)\b[^.\n]{0,12}\b(can't|can ?not|is unable to) (reach|ssh)\b|\b(no|without) (agent|claude|executor) access\b|\b(sudo|root)\b[^.\n]{0,40}\b(needs?|requires?|asks? for|prompts? for)\b[^.\n]{0,20}\bpassword\b|\b(has|have|with|offers?|provides?) no (public )?(api|cli)\b|\bno (public )?(api|cli) (for|to)\b/i
 
 /** A manual fallback the plan keeps for when its automated way has failed ("only if Task 1's CLI generators all failed"). */
 const automationFailed = /\bfallback only\b|\bonly (invoked |run |used )?(if|when)\b[^.\n]{0,60}\b(cli|automat\w*|scripts?|generators?|tools?|commands?)\b[^.\n]{0,30}\bfailed\b/i
@@ -292,6 +297,23 @@ function handlesSecret(words: string[]): boolean {
   const rest = words.slice(1)
   if (['ssh-keygen', 'pwgen', 'uuidgen'].includes(words[0]) || (words[0] === 'openssl' && /^(rand|genrsa|genpkey|req)$/.test(rest[0] ?? ''))) return true
   return rest.some((word) => /secret/.test(word)) || /\b(env (add|set)|variables set|config:set)\b/.test(rest.join(' '))
+}
+
+/**
+ * A condition that the person's session has lapsed ("if the session expired",
+ * "when the cookie is stale", "if you are logged out"): a command run under it
+ * ("log in again and rerun `npm run sync:push`") is the tail of their login,
+ * the fallback of their step, not a step of its own.
+ */
+const staleSession =
+  /\b(?:if|when|once|should|in case)\b[^.\n]{0,40}\b(?:session|cookie|token|login|sign-?in)s?\b[^.\n]{0,30}\b(?:expired?|expires|stale|timed? out|times out|invalid(?:ated)?|lapsed)\b|\b(?:if|when|in case)\b[^.\n]{0,30}\b(?:expired|stale|invalid)\s(?:session|cookie|token|login)s?\b|\b(?:if|when)\b[^.\n]{0,20}\b(?:logged|signed) out\b/i
+
+/** The sentence of a command's context that holds the command (for a fenced one, with the prose line before the fence). */
+function sentenceOf({context, text}: CommandAsk): string {
+  const at = Math.max(0, context.indexOf(text))
+  const starts = [...context.slice(0, at).matchAll(/[.!?;](?=\s)/g)].map((match) => match.index + 1)
+  const end = context.slice(at + text.length).search(/[.!?;](?=\s|$)/)
+  return context.slice(starts.at(-1) ?? 0, end === -1 ? undefined : at + text.length + end + 1)
 }
 
 /** A task that asks the person to approve (a deployment gate the platform enforces, the agent's results). */
@@ -567,6 +589,7 @@ export default defineRule<Options>({
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
           !(logsIn && isLoginCheck(command.words)) &&
+          !staleSession.test(sentenceOf(command)) &&
           !handlesSecret(command.words) &&
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
           !agentDoes.test(command.context.replace(command.text, '')) &&
