@@ -586,6 +586,9 @@ export default defineRule<Options>({
     const allowed = allowedTraps(view)
     const zones = criteriaZones(document)
     const pinned = new Set(zones.filter(({element}) => pinsHead(view.slice(...element.contentRange))).map(({element}) => taskOf(element)))
+    const committing = new Set(
+      zones.map(({element}) => taskOf(element)).filter((task) => elementsNamed(task, 'action').some((action) => commitsInAction(view.slice(...action.contentRange))))
+    )
     // All of a task's checks must pass: a `git` that fails its own check when `git` fails covers the task's other checks on that repository.
     const taskGuards = new Map<Element, string>()
     // Each zone's segments, their `git` pipelines and guard, read once for both passes.
@@ -616,7 +619,7 @@ export default defineRule<Options>({
         }
       }
       const task = taskOf(element)
-      const committed = elementsNamed(task, 'action').some((action) => commitsInAction(view.slice(...action.contentRange)))
+      const committed = committing.has(task)
       const chain: Chain = {guard: taskGuards.get(task), pinned: pinned.has(task)}
       let previousEnd: number | undefined
       for (const {segment, pipelines, guardText} of read[zoneIndex]) {

@@ -20,7 +20,6 @@ import {defineRule} from '../src/rule.js'
 function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: number): {plans: PlanNode[]; reason: string; wave: number} | undefined {
   const state = plans.executionState(node)
   const files = new Set((node.files ?? []).map(normalizePath))
-  const read = new Set(node.filesRead)
   const peers = plans.inDirectory(node.directory).flatMap((other) => {
     const settled = other === node || other.summaryOnly || other.superseded || plans.executionState(other) !== state ? undefined : settledWave(plans, other)
     // A plan this rule moves too counts only when it comes first by name (two such plans would be told to wait for each other), at the wave its own repair gives it.
@@ -30,7 +29,7 @@ function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: n
     // A plan one wave too early moves on to `implied`: only the plans there are beside it.
     if (at === undefined || at < implied || at >= Math.max(declared, implied + 1) || waitsFor(plans, other, node)) return []
     const beside = at === implied ? 'beside' : 'before'
-    const output = other.files?.find((file) => read.has(normalizePath(file)))
+    const output = plans.readsOutputOf(node, other)
     const reads =
       output !== undefined ? `${beside} \`${other.name}\`, whose \`${output}\` it reads` : plans.readsSummaryOf(node, other) ? `${beside} \`${other.name}\`, whose summary it reads` : undefined
     const shared = declared > implied && !coupled(plans, node, other) ? other.files?.find((file) => files.has(normalizePath(file))) : undefined

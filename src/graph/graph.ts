@@ -541,6 +541,13 @@ export class PlanGraph {
     return this.summaryOf(earlier) !== undefined && this.readsSummaryOf(later, earlier)
   }
 
+  /** The first file `plan` writes (its `files_modified`) that `reader`'s body names with `@` (`filesRead`): `reader` builds on that plan's output. */
+  readsOutputOf(reader: PlanNode, plan: PlanNode): string | undefined {
+    if (!reader.filesRead || reader === plan) return undefined
+    const read = new Set(reader.filesRead)
+    return plan.files?.find((file) => read.has(normalizePath(file)))
+  }
+
   /**
    * Whether `reader`'s text names the summary of `plan` (outside its own
    * `<output>`): the one that exists, or one of the names its run would give
