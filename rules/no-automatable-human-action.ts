@@ -391,6 +391,59 @@ function sectionOf(text: string, offset: number, from: number): string {
 }
 
 /**
+ * What stands over the lines of `text` (a line's lead, its paragraph's
+ * opening, its section's heading, the prose before it), each found once a line
+ * and range start: a line of many sentences is read once, not once a sentence
+ * (64 KB of "Run. a." on one line took 4 s).
+ */
+class LinesOver {
+  private readonly lineStarts = [0]
+  private readonly found = new Map<(text: string, lineStart: number, from: number) => string, Map<number, Map<number, string>>>()
+
+  constructor(private readonly text: string) {
+    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) this.lineStarts.push(index + 1)
+  }
+
+  lead(offset: number, from: number): string {
+    return this.once(leadOf, offset, from)
+  }
+
+  paragraphOpening(offset: number, from: number): string {
+    return this.once(paragraphOpening, offset, from)
+  }
+
+  section(offset: number, from: number): string {
+    return this.once(sectionOf, offset, from)
+  }
+
+  proseBefore(offset: number, from: number): string {
+    return this.once(proseBefore, offset, from)
+  }
+
+  private once(find: (text: string, lineStart: number, from: number) => string, offset: number, from: number): string {
+    const lineStart = this.lineStartOf(offset)
+    let byLine = this.found.get(find)
+    if (!byLine) this.found.set(find, (byLine = new Map()))
+    let byFrom = byLine.get(lineStart)
+    if (!byFrom) byLine.set(lineStart, (byFrom = new Map()))
+    let value = byFrom.get(from)
+    if (value === undefined) byFrom.set(from, (value = find(this.text, lineStart, from)))
+    return value
+  }
+
+  private lineStartOf(offset: number): number {
+    let low = 0
+    let high = this.lineStarts.length - 1
+    while (low < high) {
+      const middle = (low + high + 1) >> 1
+      if (this.lineStarts[middle] <= offset) low = middle
+      else high = middle - 1
+    }
+    return this.lineStarts[low]
+  }
+}
+
+/**
  * A command that only reads (`gh run list`, `gh pr checks`, `gh api` without a
  * method or fields, `flyctl releases`, `git log`, a plain `curl`): in an
  * approval or release gate, the look the person takes before deciding, not work.
@@ -541,10 +594,14 @@ export default defineRule<Options>({
     const legitimate = [...builtInLegitimate, ...options.legitimate].map((pattern) => new RegExp(pattern, 'i'))
     const [login, ...otherLegitimate] = legitimate
     const morePrograms = new Set(options.commands)
+    // Built on the first human-action task: most plans have none.
     let prose: string | undefined
+    let documentLines: LinesOver | undefined
+    let proseLines: LinesOver | undefined
     for (const task of document.tasks) {
       if (taskType(task) !== 'checkpoint:human-action') continue
       // A person's task as a whole still asks for the steps it puts on the agent's machine ("On the build host: run `pytest`"), and only for those.
+      const overDocument = (documentLines ??= new LinesOver(document.text))
       const humanOnly = isHumanOnly(document, task)
       const agentCannot = humanOnly && statesAgentCannot(document, task)
       const ranges = readRanges(task, notAsks)
@@ -556,14 +613,14 @@ export default defineRule<Options>({
       // A maintainer's review the plan marks as such ("MAINTAINER REVIEW REQUIRED") is a gate as an approval is.
       const gate = approval || releaseGate || maintainerReview.test(asked)
       const rangeOf = (offset: number) => ranges.find(([start, end]) => offset >= start && offset < end)?.[0] ?? offset
-      const partOfAgent = (offset: number) => givesToAgent(sectionOf(document.text, offset, rangeOf(offset))) || givesToAgent(leadOf(document.text, offset, rangeOf(offset)))
+      const partOfAgent = (offset: number) => givesToAgent(overDocument.section(offset, rangeOf(offset))) || givesToAgent(overDocument.lead(offset, rangeOf(offset)))
       const taskText = document.text.slice(task.contentRange[0], task.contentRange[1])
       const fenceStart = (offset: number) => document.opaque.find((region) => region.kind === 'fenced' && offset >= region.range[0] && offset < region.range[1])?.range[0] ?? offset
       // A line and what stands over it, nearest first: its lead, its paragraph's opening, its section's heading.
-      const over = (text: string, offset: number, line: string) => [line, leadOf(text, offset, rangeOf(offset)), paragraphOpening(text, offset, rangeOf(offset)), sectionOf(text, offset, rangeOf(offset))]
+      const over = (lines: LinesOver, offset: number, line: string) => [line, lines.lead(offset, rangeOf(offset)), lines.paragraphOpening(offset, rangeOf(offset)), lines.section(offset, rangeOf(offset))]
       // In a person's task, every step is on their machine but those put on the agent's.
       const notAgents = (texts: string[]) => agentCannot || (humanOnly ? placeOf(texts) !== 'agent' : placeOf(texts) === 'elsewhere')
-      const onOtherMachine = (offset: number, line: string) => notAgents([...over(document.text, offset, line), proseBefore(document.text, fenceStart(offset), rangeOf(offset))])
+      const onOtherMachine = (offset: number, line: string) => notAgents([...over(overDocument, offset, line), overDocument.proseBefore(fenceStart(offset), rangeOf(offset))])
       // Where the person works on a VM or a device, what they write down of it is their report.
       const worksElsewhere = humanOnlyName.test(nameOf(document, task)) || elsewhere.test(taskText)
       // In a task that logs the person in, a command that only lists what the login reached is the login's check.
@@ -571,6 +628,7 @@ export default defineRule<Options>({
       // A command the person runs where the agent does not reach, or that opens the app for them to use, takes its sentence with it.
       const theirs = given.filter((command) => onOtherMachine(command.range[0], command.context) || launchesDesktopApp(command, taskText)).map((command) => command.range)
       prose ??= proseOf(document)
+      const overProse = (proseLines ??= new LinesOver(prose))
       const proseText = prose
       // What a bot's PR, a workflow or CI does by itself, said in the task: described, not asked.
       const described = ranges.flatMap(([start, end]) => describedIn(proseText, start, end))
@@ -584,7 +642,7 @@ export default defineRule<Options>({
           isRunAsk(command) &&
           !looksBeforeDeciding(command) &&
           !isDescribed(command.range[0]) &&
-          !namesScriptFile(command, leadOf(document.text, command.range[0], rangeOf(command.range[0]))) &&
+          !namesScriptFile(command, overDocument.lead(command.range[0], rangeOf(command.range[0]))) &&
           !isReleaseAct(command.words, {registryOnly: !releaseGate}) &&
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
@@ -616,9 +674,9 @@ export default defineRule<Options>({
       }))
       for (const sentence of sentences) {
         const from = rangeOf(sentence.start)
-        const lead = leadOf(proseText, sentence.start, from)
-        const section = sectionOf(proseText, sentence.start, from)
-        if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || notAgents(over(proseText, sentence.start, sentence.text)) || [sentence.text, lead, section].some((text) => otherLegitimate.some((pattern) => pattern.test(text)))) continue
+        const lead = overProse.lead(sentence.start, from)
+        const section = overProse.section(sentence.start, from)
+        if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || notAgents(over(overProse, sentence.start, sentence.text)) || [sentence.text, lead, section].some((text) => otherLegitimate.some((pattern) => pattern.test(text)))) continue
         // An item is read with the line that introduces it: "Add these records:" and "| TXT | send | … |" are one ask.
         const asking = blanked(sentence.text, sentence.start, described)
         const read = lead === '' ? asking : `${lead} ${asking}`
