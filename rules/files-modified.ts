@@ -80,8 +80,7 @@ function workLines(document: PlanDocument, task: Element): string[] {
 }
 
 /** Whether a task's files are what it reads: it says it changes nothing, or it is a check whose work asks for no edit. */
-function readsOnly(document: PlanDocument, task: Element, paths: string[]): boolean {
-  const lines = workLines(document, task)
+function readsOnly(document: PlanDocument, task: Element, lines: string[], paths: string[]): boolean {
   const names = paths.map((path) => path.slice(path.lastIndexOf('/') + 1)).filter(Boolean)
   const aboutAFile = (line: string) => names.some((name) => line.includes(name))
   // Said of the whole task, and no line of it edits one of its files.
@@ -152,10 +151,9 @@ function namesWord(line: string, word: string): boolean {
 }
 
 /** Whether a task only reads or runs one of its files: each line of its work naming the file reads, runs, imports or points to it, and none edits it. */
-function onlyReadsFile(document: PlanDocument, task: Element, path: string): boolean {
+function onlyReadsFile(task: Element, lines: string[], path: string): boolean {
   // A TDD task runs the tests it writes.
   if (testFile.test(path) && (child(task, 'behavior') || task.attributes.some((attribute) => attribute.name === 'tdd' && attribute.value === 'true'))) return false
-  const lines = workLines(document, task)
   const named = lines.filter((line) => fileMentions(line, path).length > 0 || importsOf(line, path).length > 0)
   // A line that ends in a colon heads the lines that say what is done to the file.
   const reads = (line: string) => fileMentions(line, path).length > 0 && readsOrRuns.test(line) && !asksForEdit(line) && !/:[*\s]*$/.test(line)
@@ -207,13 +205,21 @@ export default defineRule<Options>({
     const looksAt = (entry: (typeof named)[number]) => ['checkpoint:human-verify', 'checkpoint:decision'].includes(taskType(entry.task) ?? '')
     // A gitignored secrets file is filled in on one machine: no worktree merges it, so no parallel plan collides on it.
     // A task that only reads, runs or checks a file does not write it: no plan collides on it.
-    const readOnlyTasks = new Set(
-      [...new Set(named.map((entry) => entry.task))].filter((task) => readsOnly(document, task, named.filter((entry) => entry.task === task).map((entry) => entry.path)))
-    )
-    const onlyRead = (entry: (typeof named)[number]) => readOnlyTasks.has(entry.task) || onlyReadsFile(document, entry.task, entry.path)
+    // Each task's work and paths, found once a task: a plan of thousands of tasks is read once, not once a path.
+    const pathsOf = new Map<Element, string[]>()
+    for (const entry of named) {
+      const paths = pathsOf.get(entry.task)
+      if (paths) paths.push(entry.path)
+      else pathsOf.set(entry.task, [entry.path])
+    }
+    const work = new Map([...pathsOf.keys()].map((task) => [task, workLines(document, task)]))
+    const readOnlyTasks = new Set([...pathsOf].filter(([task, paths]) => readsOnly(document, task, work.get(task) ?? [], paths)).map(([task]) => task))
+    const onlyRead = (entry: (typeof named)[number]) => readOnlyTasks.has(entry.task) || onlyReadsFile(entry.task, work.get(entry.task) ?? [], entry.path)
     const unwritten = named.filter((entry) => !names(declared, entry) && !names(declaredRead, entry) && !reads(entry) && !looksAt(entry) && !onlyRead(entry) && !secretsFile.test(normalizePath(entry.path)))
     // A path two tasks name is one file to add.
-    const missing = unwritten.filter((entry, index) => unwritten.findIndex((other) => normalizePath(other.path) === normalizePath(entry.path)) === index)
+    const firstOf = new Map<string, (typeof unwritten)[number]>()
+    for (const entry of unwritten) if (!firstOf.has(normalizePath(entry.path))) firstOf.set(normalizePath(entry.path), entry)
+    const missing = [...firstOf.values()]
     if (missing.length > 0) {
       report({
         message:
