@@ -95,17 +95,24 @@ const testFile = /(?:^|[/._-])(?:tests?|spec|__tests__)(?:[/._-]|$)/
 function fileMentions(line: string, path: string): Array<[number, number]> {
   const file = normalizePath(path)
   const base = file.slice(file.lastIndexOf('/') + 1)
-  if (!base.includes('.')) {
-    const at = line.indexOf(file)
-    return at === -1 ? [] : [[at, at + file.length]]
-  }
+  // A name without an extension (`Makefile`, `build`) is also a word of prose: only the whole path names the file.
+  const sought = base.includes('.') ? base : file
   const found: Array<[number, number]> = []
-  for (let at = line.indexOf(base); at !== -1; at = line.indexOf(base, at + 1)) {
-    if (/[\w.-]/.test(line[at + base.length] ?? '')) continue
+  if (sought === '') return found
+  // Where the last mention found is and where its path starts: a mention in the same path (`a.md/a.md`) starts there too, so no character is scanned back twice.
+  let previous = -1
+  let previousFrom = 0
+  for (let at = line.indexOf(sought); at !== -1; at = line.indexOf(sought, at + 1)) {
+    const end = at + sought.length
+    // A longer name goes on after it (`notes.md.bak`, `notes.mdx`, `Makefile-old`); a sentence's full stop does not. A folder goes on into its files.
+    if (!sought.endsWith('/') && (/[\w-]/.test(line[end] ?? '') || (line[end] === '.' && /[\w-]/.test(line[end + 1] ?? '')))) continue
     let from = at
-    while (from > 0 && /[\w./@~-]/.test(line[from - 1])) from--
-    const token = normalizePath(line.slice(from, at + base.length))
-    if (file === token || file.endsWith(`/${token}`) || token.endsWith(`/${file}`)) found.push([from, at + base.length])
+    while (from > Math.max(previous, 0) && /[\w./@~-]/.test(line[from - 1])) from--
+    if (from === previous) from = previousFrom
+    previous = at
+    previousFrom = from
+    const token = normalizePath(line.slice(from, end))
+    if (file === token || file.endsWith(`/${token}`) || token.endsWith(`/${file}`)) found.push([from, end])
   }
   return found
 }

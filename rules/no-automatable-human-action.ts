@@ -1,5 +1,5 @@
-import {commandWords, commandsIn, isLogin, isLoginCheck, isReleaseAct, isRunAsk, launchesDesktopApp, readRanges, runVerb, type CommandAsk} from '../src/commands.js'
-import type {Range} from '../src/model/text.js'
+import {commandWords, commandsIn, isLogin, isLoginCheck, isReleaseAct, isRunAsk, launchesDesktopApp, LineTests, readRanges, runVerb, type CommandAsk} from '../src/commands.js'
+import {firstAtLeast, type Range} from '../src/model/text.js'
 import {blankTags, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 import type {PlanDocument} from '../src/model/document.js'
@@ -159,18 +159,22 @@ const elsewhere =
  * on the same line; "from the host" does not name it ("From the host, ssh
  * into the guest and …" works in the guest).
  */
-const onAgentMachine =
-  /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -](?:host|box|machine|server|workstation)\b|\b(?:on|at) the host\b|\bon this (?:machine|host|box|computer)\b|\blocally\b/i
+const onAgentMachine = agentsPlace(String.raw`(?:host|box|machine|server|workstation)\b|\b(?:on|at) the host\b|\bon this (?:machine|host|box|computer)\b|\blocally\b`)
 
 /** A checkout ("in the repo checkout"): a folder, the agent's unless the same line puts it on a machine the agent does not reach ("in the repo checkout on the user's VM"). */
-const inCheckout = /\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -]checkout\b/i
+const inCheckout = agentsPlace(String.raw`checkout\b`)
+
+/** "On the build host", "in the repo checkout": a place of the agent's, named by what `thing` (a pattern) says it is. */
+function agentsPlace(thing: string): RegExp {
+  return new RegExp(String.raw`\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -]${thing}`, 'i')
+}
 
 /** Where the first of `texts` (a line, then what stands over it) that names a place puts the step: the agent's machine, one it does not reach, or neither. */
-function placeOf(texts: string[]): 'agent' | 'elsewhere' | undefined {
+function placeOf(texts: string[], lines = new LineTests()): 'agent' | 'elsewhere' | undefined {
   for (const text of texts) {
-    if (onAgentMachine.test(text)) return 'agent'
-    if (elsewhere.test(text)) return 'elsewhere'
-    if (inCheckout.test(text)) return 'agent'
+    if (lines.test(onAgentMachine, text)) return 'agent'
+    if (lines.test(elsewhere, text)) return 'elsewhere'
+    if (lines.test(inCheckout, text)) return 'agent'
   }
   return undefined
 }
@@ -308,12 +312,18 @@ function handlesSecret(words: string[]): boolean {
 const staleSession =
   /\b(?:if|when|once|should|in case)\b[^.\n]{0,40}\b(?:session|cookie|token|login|sign-?in)s?\b[^.\n]{0,30}\b(?:expired?|expires|stale|timed? out|times out|invalid(?:ated)?|lapsed)\b|\b(?:if|when|in case)\b[^.\n]{0,30}\b(?:expired|stale|invalid)\s(?:session|cookie|token|login)s?\b|\b(?:if|when)\b[^.\n]{0,20}\b(?:logged|signed) out\b/i
 
-/** The sentence of a command's context that holds the command (for a fenced one, with the prose line before the fence). */
-function sentenceOf({context, text}: CommandAsk): string {
-  const at = Math.max(0, context.indexOf(text))
-  const starts = [...context.slice(0, at).matchAll(/[.!?;](?=\s)/g)].map((match) => match.index + 1)
-  const end = context.slice(at + text.length).search(/[.!?;](?=\s|$)/)
-  return context.slice(starts.at(-1) ?? 0, end === -1 ? undefined : at + text.length + end + 1)
+/** Where the sentences of a context end: after each `.`, `!`, `?` or `;` before a space or the end. */
+function sentenceEnds(context: string): number[] {
+  return [...context.matchAll(/[.!?;](?=\s|$)/g)].map((match) => match.index + 1)
+}
+
+/** The sentence of a command's context that holds the command (for a fenced one, with the prose line before the fence), from the context's sentence ends. */
+function sentenceOf({context, text, at}: CommandAsk, ends: number[]): string {
+  // The last end before the command with a space after it still before the command, and the first end after it.
+  let low = firstAtLeast(ends, at)
+  const start = low > 0 ? ends[low - 1] : 0
+  while (low < ends.length && ends[low] <= at + text.length) low++
+  return context.slice(start, low < ends.length ? ends[low] : undefined)
 }
 
 /** A task that asks the person to approve (a deployment gate the platform enforces, the agent's results). */
@@ -598,6 +608,9 @@ export default defineRule<Options>({
     let prose: string | undefined
     let documentLines: LinesOver | undefined
     let proseLines: LinesOver | undefined
+    const lines = new LineTests()
+    const endsOf = new Map<string, number[]>()
+    const sentenceEndsOf = (context: string) => endsOf.get(context) ?? endsOf.set(context, sentenceEnds(context)).get(context)!
     for (const task of document.tasks) {
       if (taskType(task) !== 'checkpoint:human-action') continue
       // A person's task as a whole still asks for the steps it puts on the agent's machine ("On the build host: run `pytest`"), and only for those.
@@ -619,14 +632,15 @@ export default defineRule<Options>({
       // A line and what stands over it, nearest first: its lead, its paragraph's opening, its section's heading.
       const over = (lines: LinesOver, offset: number, line: string) => [line, lines.lead(offset, rangeOf(offset)), lines.paragraphOpening(offset, rangeOf(offset)), lines.section(offset, rangeOf(offset))]
       // In a person's task, every step is on their machine but those put on the agent's.
-      const notAgents = (texts: string[]) => agentCannot || (humanOnly ? placeOf(texts) !== 'agent' : placeOf(texts) === 'elsewhere')
+      const notAgents = (texts: string[]) => agentCannot || (humanOnly ? placeOf(texts, lines) !== 'agent' : placeOf(texts, lines) === 'elsewhere')
       const onOtherMachine = (offset: number, line: string) => notAgents([...over(overDocument, offset, line), overDocument.proseBefore(fenceStart(offset), rangeOf(offset))])
       // Where the person works on a VM or a device, what they write down of it is their report.
       const worksElsewhere = humanOnlyName.test(nameOf(document, task)) || elsewhere.test(taskText)
       // In a task that logs the person in, a command that only lists what the login reached is the login's check.
       const logsIn = given.some((command) => isLogin(command.words))
       // A command the person runs where the agent does not reach, or that opens the app for them to use, takes its sentence with it.
-      const theirs = given.filter((command) => onOtherMachine(command.range[0], command.context) || launchesDesktopApp(command, taskText)).map((command) => command.range)
+      const theirs = given.filter((command) => onOtherMachine(command.range[0], command.context) || launchesDesktopApp(command, taskText, lines)).map((command) => command.range)
+      const isTheirs = new Set(theirs)
       prose ??= proseOf(document)
       const overProse = (proseLines ??= new LinesOver(prose))
       const proseText = prose
@@ -639,7 +653,7 @@ export default defineRule<Options>({
       const looksBeforeDeciding = (command: CommandAsk) => isLookup(command) && (gate || (landed && ['git', 'gh'].includes(command.words[0])))
       const commands = given.filter(
         (command: CommandAsk) =>
-          isRunAsk(command) &&
+          isRunAsk(command, lines) &&
           !looksBeforeDeciding(command) &&
           !isDescribed(command.range[0]) &&
           !namesScriptFile(command, overDocument.lead(command.range[0], rangeOf(command.range[0]))) &&
@@ -647,13 +661,13 @@ export default defineRule<Options>({
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
           !(logsIn && isLoginCheck(command.words)) &&
-          !staleSession.test(sentenceOf(command)) &&
+          !staleSession.test(sentenceOf(command, sentenceEndsOf(command.context))) &&
           !handlesSecret(command.words) &&
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
-          !agentDoes.test(command.context.replace(command.text, '')) &&
-          !deviceWords.test(command.context) &&
-          !theirs.includes(command.range) &&
-          !legitimate.slice(builtInLegitimate.length).some((pattern) => pattern.test(command.context))
+          !lines.testWithout(agentDoes, command) &&
+          !lines.test(deviceWords, command.context) &&
+          !isTheirs.has(command.range) &&
+          !legitimate.slice(builtInLegitimate.length).some((pattern) => lines.test(pattern, command.context))
       )
       const sentences = ranges.flatMap(([start, end]) => sentencesIn(proseText, start, end))
       // Files the task gives to the agent anywhere in it ("Claude updates `ROADMAP.md` after you confirm") are the agent's wherever it names them.

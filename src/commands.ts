@@ -21,6 +21,37 @@ export interface CommandAsk {
   form: CommandForm
   /** The source line the command stands on; for a fenced command, with the prose line before the fence (which says who runs it). */
   context: string
+  /** Where `text` starts in `context`. */
+  at: number
+}
+
+/**
+ * Tests of the lines commands stand on, each run once a line: a line of many
+ * commands is read once, not once a command (1 MB of "Run `make a`." took 8 s).
+ */
+export class LineTests {
+  private readonly results = new Map<RegExp, Map<string, boolean>>()
+  private readonly lastLines = new Map<string, number>()
+
+  test(regexp: RegExp, text: string): boolean {
+    let byText = this.results.get(regexp)
+    if (!byText) this.results.set(regexp, (byText = new Map()))
+    let result = byText.get(text)
+    if (result === undefined) byText.set(text, (result = regexp.test(text)))
+    return result
+  }
+
+  /** Where a context's last line starts (the line a command stands on, under a fenced command's prose line). */
+  lastLineStart(context: string): number {
+    let start = this.lastLines.get(context)
+    if (start === undefined) this.lastLines.set(context, (start = context.lastIndexOf('\n') + 1))
+    return start
+  }
+
+  /** Whether `regexp` matches `context` once the command's own text is out of it; a context it does not match at all is not read again. */
+  testWithout(regexp: RegExp, {context, text, at}: CommandAsk): boolean {
+    return this.test(regexp, context) && regexp.test(context.slice(0, at) + context.slice(at + text.length))
+  }
 }
 
 /** Programs a person would type in a terminal (first words of commands). */
@@ -95,11 +126,11 @@ const bareSpan = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/
  * or holds nothing but the span (a list of commands). A span that mentions a
  * command ("`git status` shows the files") is not an ask.
  */
-export function isRunAsk(command: CommandAsk): boolean {
+export function isRunAsk(command: CommandAsk, lines = new LineTests()): boolean {
   // An SQL fence is run when the line before it says so ("Apply in production:"), not when it is shown ("The row now reads:").
   if (command.form === 'sql') return runVerb.test(command.context.slice(0, command.context.lastIndexOf('\n')))
   if (command.form !== 'span' && command.form !== 'slash') return true
-  return (runVerb.test(command.context) || bareSpan.test(command.context)) && !forbidsOrReports(command)
+  return (lines.test(runVerb, command.context) || lines.test(bareSpan, command.context)) && !forbidsOrReports(command)
 }
 
 /** Words just before a span that forbid it: "NOT `python -m app`", "never `git push --force`", "instead of `npm i`". */
@@ -110,8 +141,7 @@ const reportsOutcome = /^\W{0,3}(?:failed|fell over|errored|crashed|broke|timed 
 
 /** A span the line forbids, or one it reports as having failed: it names the command without asking for it. */
 function forbidsOrReports(command: CommandAsk): boolean {
-  const at = command.context.indexOf(command.text)
-  if (at === -1) return false
+  const {at} = command
   const before = command.context.slice(Math.max(0, at - 30), at)
   const after = command.context.slice(at + command.text.length).replace(/^`+/, '').slice(0, 40)
   return forbidding.test(before) || reportsOutcome.test(after)
@@ -159,11 +189,15 @@ function buildsOrServes({words, text}: CommandAsk): boolean {
  * person ("Open App.app and test"). A server or a web app the person visits,
  * and the build before the launch, are still the executor's.
  */
-export function launchesDesktopApp(command: CommandAsk, taskText: string): boolean {
+export function launchesDesktopApp(command: CommandAsk, taskText: string, lines = new LineTests()): boolean {
   if (buildsOrServes(command)) return false
-  const line = command.context.slice(command.context.lastIndexOf('\n') + 1).replace(command.text, '')
-  const lead = command.context.includes('\n') ? command.context.slice(0, command.context.lastIndexOf('\n')) : ''
-  return [line, lead].some((text) => appLaunch.test(text)) && !servedApp.test(`${line}\n${lead}`) && !servedApp.test(taskText)
+  // The command stands on the context's last line; a fenced one has the prose line before the fence over it.
+  const lineStart = lines.lastLineStart(command.context)
+  const lead = lineStart === 0 ? '' : command.context.slice(0, lineStart - 1)
+  const line = lineStart === 0 ? command.context : command.context.slice(lineStart)
+  const lineCommand = {...command, context: line, at: command.at - lineStart}
+  if (!(lines.testWithout(appLaunch, lineCommand) || lines.test(appLaunch, lead))) return false
+  return !lines.testWithout(servedApp, lineCommand) && !lines.test(servedApp, lead) && !lines.test(servedApp, taskText)
 }
 
 /** Subcommands that log the person in: the auth gates a checkpoint exists for (`vercel login`, `gh auth login`, `aws configure`). */
@@ -309,7 +343,7 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
     const before = text.slice(text.lastIndexOf('\n', Math.max(0, text.lastIndexOf('\n', start - 1) - 1)) + 1, start).trim()
     if (sql && sqlLanguages.has(language) && ranges.some(([from, to]) => start >= from && start < to)) {
       const statement = firstStatement(text, opener + 1, end)
-      if (statement) found.push({...statement, form: 'sql', context: `${before}\n${statement.text}`})
+      if (statement) found.push({...statement, form: 'sql', context: `${before}\n${statement.text}`, at: before.length + 1})
       continue
     }
     if (!shellLanguages.has(language)) continue
@@ -323,7 +357,7 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
       const words = /^(`{3,}|~{3,})/.test(trimmed) ? undefined : commandWords(unprompted, more)
       if (words && ranges.some(([from, to]) => lineStart >= from && lineStart < to)) {
         const at = lineStart + raw.length - unprompted.length
-        found.push({text: unprompted.trim(), range: [at, at + unprompted.trimEnd().length], words, form: 'fence', context: `${before}\n${raw}`})
+        found.push({text: unprompted.trim(), range: [at, at + unprompted.trimEnd().length], words, form: 'fence', context: `${before}\n${raw}`, at: before.length + 1 + at - lineStart})
       }
       lineStart = lineEnd + 1
     }
@@ -352,7 +386,7 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
       const codeWords = code && !inFence(lineStart) ? commandWords(unprompted, more) : undefined
       if (codeWords) {
         const at = lineStart + line.length - unprompted.length
-        found.push({text: unprompted.trim(), range: [at, at + unprompted.trimEnd().length], words: codeWords, form: 'fence', context: `${proseLine}\n${line}`})
+        found.push({text: unprompted.trim(), range: [at, at + unprompted.trimEnd().length], words: codeWords, form: 'fence', context: `${proseLine}\n${line}`, at: proseLine.length + 1 + at - lineStart})
       } else if (!inFence(lineStart) && !inFence(lineEnd - 1)) {
         const spans = codeSpans(line)
         for (const [spanStart, spanEnd] of spans) {
@@ -361,19 +395,22 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
           const at = lineStart + spanStart + body.length - unprompted.length
           const range: Range = [at, at + unprompted.trimEnd().length]
           const words = commandWords(unprompted, more)
-          if (words) found.push({text: unprompted.trim(), range, words, form: 'span', context: line})
+          if (words) found.push({text: unprompted.trim(), range, words, form: 'span', context: line, at: at - lineStart})
           else if (slashCommands && slashCommand.test(unprompted.trim()) && !sessionControls.test(unprompted)) {
-            found.push({text: unprompted.trim(), range, words: [unprompted.trim().split(/\s/)[0]], form: 'slash', context: line})
+            found.push({text: unprompted.trim(), range, words: [unprompted.trim().split(/\s/)[0]], form: 'slash', context: line, at: at - lineStart})
           }
         }
+        // Spans and clauses both come in line order: the first span not ended before a clause is the only one that can hold it.
+        let span = 0
         for (const match of line.matchAll(runClause)) {
           const at = match.index + match[0].length
-          if (spans.some(([spanStart, spanEnd]) => at >= spanStart - 1 && at <= spanEnd)) continue
+          while (span < spans.length && spans[span][1] < at) span++
+          if (span < spans.length && at >= spans[span][0] - 1) continue
           const rest = line.slice(at)
           const command = rest.slice(0, rest.search(proseCommandEnd)).trim()
           const words = commandWords(command, more)
           if (!words) continue
-          found.push({text: command, range: [lineStart + at, lineStart + at + command.length], words, form: match[1] ? 'prompt' : 'run', context: line})
+          found.push({text: command, range: [lineStart + at, lineStart + at + command.length], words, form: match[1] ? 'prompt' : 'run', context: line, at})
         }
       }
       lineStart = lineEnd + 1

@@ -1,5 +1,5 @@
 import type {Frontmatter} from './frontmatter.js'
-import type {LineIndex, Range} from './text.js'
+import {firstAtLeast, type LineIndex, type Range} from './text.js'
 
 export type DirectiveKind = 'disable' | 'enable' | 'disable-next-line' | 'ignore'
 
@@ -50,14 +50,7 @@ function nextBlock(text: string, offset: number, blanks: () => number[]): Range 
   blockStart.lastIndex = offset
   const start = blockStart.exec(text)?.index ?? text.length
   const starts = blanks()
-  let low = 0
-  let high = starts.length
-  while (low < high) {
-    const middle = (low + high) >> 1
-    if (starts[middle] < start) low = middle + 1
-    else high = middle
-  }
-  return [offset, starts[low] ?? text.length]
+  return [offset, starts[firstAtLeast(starts, start)] ?? text.length]
 }
 
 /** The line after the one that holds `offset`, as a range. */

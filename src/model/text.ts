@@ -82,3 +82,15 @@ export class LineIndex {
 
   #eol: string | undefined
 }
+
+/** The index of the first of ascending `values` that is at least `value` (`values.length` when none is). */
+export function firstAtLeast(values: readonly number[], value: number): number {
+  let low = 0
+  let high = values.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (values[middle] < value) low = middle + 1
+    else high = middle
+  }
+  return low
+}
