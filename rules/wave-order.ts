@@ -1,5 +1,5 @@
 import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
-import {byName, coupled, waitsFor} from '../src/graph/order.js'
+import {byName, coupled, waitingOn} from '../src/graph/order.js'
 import {impliedWave, misplacedDependency, settledWave, waveIsOff} from '../src/graph/waves.js'
 import {normalizePath} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
@@ -20,6 +20,7 @@ import {defineRule} from '../src/rule.js'
 function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: number): {plans: PlanNode[]; reason: string; wave: number} | undefined {
   const state = plans.executionState(node)
   const files = new Set((node.files ?? []).map(normalizePath))
+  const waiting = waitingOn(plans, node)
   const peers = plans.inDirectory(node.directory).flatMap((other) => {
     const settled = other === node || other.summaryOnly || other.superseded || plans.executionState(other) !== state ? undefined : settledWave(plans, other)
     // A plan this rule moves too counts only when it comes first by name (two such plans would be told to wait for each other), at the wave its own repair gives it.
@@ -27,7 +28,7 @@ function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: n
     if (moved && byName(other, node) > 0) return []
     const at = moved ? (missingDependencies(plans, other)?.wave ?? settled) : settled
     // A plan one wave too early moves on to `implied`: only the plans there are beside it.
-    if (at === undefined || at < implied || at >= Math.max(declared, implied + 1) || waitsFor(plans, other, node)) return []
+    if (at === undefined || at < implied || at >= Math.max(declared, implied + 1) || waiting.has(other)) return []
     const beside = at === implied ? 'beside' : 'before'
     const output = plans.readsOutputOf(node, other)
     const reads =
@@ -35,21 +36,21 @@ function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: n
     const shared = declared > implied && !coupled(plans, node, other) ? other.files?.find((file) => files.has(normalizePath(file))) : undefined
     return [{plan: other, at, reads, edits: shared === undefined ? undefined : `beside \`${other.name}\`, which edits \`${shared}\` too`}]
   })
-  const reasons = new Map<PlanNode, string>()
+  // A plan it reads moves the landing wave on past its own wherever it is; one it edits only once the wave reaches it, so, in order of wave, one pass settles where it lands.
   let wave = implied
-  for (let grown = true; grown; ) {
-    grown = false
-    for (const {plan, at, reads, edits} of peers) {
-      // Every plan of a wave it lands in or passes on the way is beside it once.
-      const reason = at <= wave ? (edits ?? reads) : reads
-      if (reasons.has(plan) || reason === undefined) continue
-      reasons.set(plan, reason)
-      wave = Math.max(wave, at + 1)
-      grown = true
-    }
+  for (const {at, reads} of peers) if (reads !== undefined) wave = Math.max(wave, at + 1)
+  for (const {at} of peers.filter(({reads, edits}) => reads === undefined && edits !== undefined).sort((a, b) => a.at - b.at)) {
+    if (at > wave) break
+    wave = Math.max(wave, at + 1)
   }
-  const found = peers.filter(({plan}) => reasons.has(plan)).map(({plan}) => plan)
-  return found.length === 0 ? undefined : {plans: found, reason: reasons.get(found[0])!, wave}
+  // Every plan of a wave it lands in or passes on the way is beside it.
+  const found = peers
+    .flatMap(({plan, at, reads, edits}) => {
+      const reason = at <= wave ? (edits ?? reads) : reads
+      return reason === undefined ? [] : [{plan, reason}]
+    })
+    .sort((a, b) => byName(a.plan, b.plan))
+  return found.length === 0 ? undefined : {plans: found.map(({plan}) => plan), reason: found[0].reason, wave}
 }
 
 /** What this rule tells `node` to add to `depends_on` instead of moving its `wave` (`buildsOn`), once per graph; none when it says something else or nothing. */

@@ -27,3 +27,29 @@ export function coupled(plans: PlanGraph, a: PlanNode, b: PlanNode): boolean {
 
 /** Plans in the order the planner numbers them (`01-02` before `01-10`). */
 export const byName = (a: PlanNode, b: PlanNode): number => a.name.localeCompare(b.name, 'en', {numeric: true})
+
+/** The plans of `plan`'s phase that wait for it, directly or through other plans of the phase (each plan `waitsFor` it): one pass over the phase's edges. */
+export function waitingOn(plans: PlanGraph, plan: PlanNode): Set<PlanNode> {
+  const dependents = plans.memo(`dependents\0${plan.directory}`, () => {
+    const found = new Map<PlanNode, PlanNode[]>()
+    for (const from of plans.inDirectory(plan.directory)) {
+      for (const {target} of plans.edges(from)) {
+        if (target.directory !== plan.directory) continue
+        const list = found.get(target)
+        if (list) list.push(from)
+        else found.set(target, [from])
+      }
+    }
+    return found
+  })
+  const waiting = new Set<PlanNode>()
+  const pending = [plan]
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    for (const from of dependents.get(next) ?? []) {
+      if (waiting.has(from)) continue
+      waiting.add(from)
+      pending.push(from)
+    }
+  }
+  return waiting
+}
