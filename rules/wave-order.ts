@@ -1,6 +1,6 @@
 import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
 import {byName, coupled, waitingOn} from '../src/graph/order.js'
-import {impliedWave, misplacedDependency, settledWave, waveIsOff} from '../src/graph/waves.js'
+import {impliedWave, misplacedDependency, settledWave, unorderedDependency, waveIsOff} from '../src/graph/waves.js'
 import {normalizePath} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
@@ -111,7 +111,7 @@ export default defineRule({
       return
     }
     const setWave = implied ? {fix: {range: waveEntry.valueRange, text: String(implied.wave)}} : {}
-    const blocking = plans.edges(node).find(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
+    const blocking = unorderedDependency(plans, node)
     if (blocking) {
       report({
         message: `\`wave: ${declared}\` but this plan depends on \`${blocking.entry.text}\`, which ${waveOf(blocking.target)}: a plan runs in a later wave than the plans it depends on${implied ? `; set \`wave: ${implied.wave}\`` : ''}`,

@@ -1,4 +1,4 @@
-import type {PlanGraph, PlanNode} from './graph.js'
+import type {DependencyEntry, PlanGraph, PlanNode} from './graph.js'
 
 /** A same-phase dependency of a plan: the entry as written and the plan it names. */
 export interface PhaseDependency {
@@ -74,11 +74,12 @@ export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | und
 /**
  * Whether the plans after `plan` follow the wave it declares, not the wave
  * its dependencies place it in: a plan that has run ran there, and a
- * gap-closure plan runs on its own (`execute-phase --gaps-only`), so its
- * wave need only come after its dependencies'.
+ * gap-closure plan (`closesGaps`) runs in a round of its own (`execute-phase
+ * --gaps-only`), so its wave need only come after its dependencies' there
+ * (`unorderedDependency`).
  */
 function keepsDeclaredWave(graph: PlanGraph, plan: PlanNode): plan is PlanNode & {wave: number} {
-  return plan.wave !== undefined && Number.isInteger(plan.wave) && (plan.gapClosure === true || graph.executionState(plan) === 'executed')
+  return plan.wave !== undefined && Number.isInteger(plan.wave) && (plan.closesGaps === true || graph.executionState(plan) === 'executed')
 }
 
 /** Whether no other plan to schedule shares the plan's phase folder (summaries and superseded plans are none). */
@@ -87,20 +88,36 @@ function aloneInPhase(graph: PlanGraph, node: PlanNode): boolean {
 }
 
 /**
+ * The first dependency of its phase that `node`'s declared `wave` does not
+ * come after. For a gap-closure plan (`closesGaps`), only the plans of its
+ * round count: one that ran before it was written (a plan of the phase's
+ * first round that has run, or any plan that has run while it has not) is
+ * done before the round starts, whatever its wave, and the round numbers its
+ * waves from 1 again (GSD's gap-closure reference: "Plans with no
+ * dependencies → wave 1").
+ */
+export function unorderedDependency(graph: PlanGraph, node: PlanNode): {entry: DependencyEntry; target: PlanNode} | undefined {
+  const declared = node.wave
+  if (declared === undefined) return undefined
+  const ran = (plan: PlanNode) => graph.executionState(plan) === 'executed'
+  const earlierRound = (target: PlanNode) => node.closesGaps === true && ran(target) && (!ran(node) || !target.closesGaps)
+  return graph.edges(node).find(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared && !earlierRound(target))
+}
+
+/**
  * Whether a plan's declared `wave` is off: not the wave its dependencies
  * place it in (`implied`, from `impliedWave`), or, when none can be worked
- * out, or for a gap-closure plan (which may number its waves on from the
- * phase's last wave), not after the waves of the plans of its phase it
- * depends on. Never on a cycle, where no wave can be right, nor for a
- * `wave` that is no integer, nor for a plan alone in its phase, which runs
- * alone whatever its wave says.
+ * out, or for a gap-closure plan (which may number its waves from 1 again or
+ * on from the phase's last wave), not after the waves of the plans it depends
+ * on (`unorderedDependency`). Never on a cycle, where no wave can be right,
+ * nor for a `wave` that is no integer, nor for a plan alone in its phase,
+ * which runs alone whatever its wave says.
  */
 export function waveIsOff(graph: PlanGraph, node: PlanNode, implied: number | undefined): boolean {
   // A `wave` that is no integer (`2.5`) is frontmatter-schema's to report: no whole wave follows from it.
   if (node.wave === undefined || !Number.isInteger(node.wave) || graph.cycleThrough(node) || aloneInPhase(graph, node)) return false
-  const declared = node.wave
-  if (implied !== undefined && !node.gapClosure) return implied !== declared
-  return graph.edges(node).some(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared)
+  if (implied !== undefined && !node.closesGaps) return implied !== node.wave
+  return unorderedDependency(graph, node) !== undefined
 }
 
 /**
