@@ -8,7 +8,8 @@ import {defineRule} from '../src/rule.js'
  * The plans of its phase that `node` builds on and does not list, when
  * moving its `wave` from `declared` to `implied` would put it beside or
  * before them: one in a wave from there to before `declared` whose summary,
- * or a file it writes, `node` reads, or, for a plan one wave too late, one
+ * or a file it writes, `node` reads (with `@`, or, for a plan in a later wave
+ * than `implied`, as a path its text names), or, for a plan one wave too late, one
  * in a wave it would land in that edits a file it edits too (unless
  * `coupling_justified` names the pair; which of two plans one wave too early
  * should wait is not said by their waves). Each such plan moves the landing
@@ -30,7 +31,8 @@ function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: n
     // A plan one wave too early moves on to `implied`: only the plans there are beside it.
     if (at === undefined || at < implied || at >= Math.max(declared, implied + 1) || waiting.has(other)) return []
     const beside = at === implied ? 'beside' : 'before'
-    const output = plans.readsOutputOf(node, other)
+    // A file it only names (in a check, say) is read as its input when its wave is later than its dependencies imply: that wave says it waits for the plan that writes it.
+    const output = plans.readsOutputOf(node, other) ?? (declared > implied ? plans.namesOutputOf(node, other) : undefined)
     const reads =
       output !== undefined ? `${beside} \`${other.name}\`, whose \`${output}\` it reads` : plans.readsSummaryOf(node, other) ? `${beside} \`${other.name}\`, whose summary it reads` : undefined
     const shared = declared > implied && !coupled(plans, node, other) ? other.files?.find((file) => files.has(normalizePath(file))) : undefined
@@ -105,7 +107,7 @@ export default defineRule({
       const names = missing.plans.map((plan) => plan.name)
       const add = node.dependsOn.length === 0 ? `add \`depends_on: [${names.join(', ')}]\`` : `add ${names.map((name) => `\`${name}\``).join(', ')} to \`depends_on\``
       report({
-        message: `\`wave: ${declared}\` but ${lead}, ${missing.reason}; ${add} ${missing.wave === declared ? 'rather than lower the wave' : `and set \`wave: ${missing.wave}\``}`,
+        message: `\`wave: ${declared}\` but ${lead}, ${missing.reason}; ${add} ${missing.wave === declared ? 'rather than lower the wave' : missing.wave < declared ? `rather than lower the wave below ${missing.wave}` : `and set \`wave: ${missing.wave}\``}`,
         range: waveEntry.valueRange
       })
       return

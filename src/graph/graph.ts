@@ -7,6 +7,7 @@ import {onlyNearMiss} from '../distance.js'
 import {idsFromFileName, normalizeNumber, planStem} from './ids.js'
 import {compactFrontmatter, type CompactText} from './facts-text.js'
 import {lineFacts, type FrontmatterFacts} from './facts-lines.js'
+import {pathsNamedIn} from './paths-named.js'
 import {sharedFileNotes} from './shared-file-notes.js'
 import {normalizePath} from '../plan.js'
 import {stampOf, statsNow, treeMarkdownFiles, type TreeDisk} from './tree-files.js'
@@ -73,6 +74,12 @@ export interface PlanNode {
    * another plan writes builds on that plan (`wave-order`).
    */
   filesRead?: string[]
+  /**
+   * The paths the plan's body names as words (`pathsNamedIn`): a plan whose
+   * check or action names a file another plan writes may read it, which its
+   * late wave confirms (`wave-order`).
+   */
+  pathsNamed?: string[]
 }
 
 /** Whether a plan is still to run (`pending`), or why nothing will execute it again. */
@@ -180,6 +187,7 @@ function planNode(filePath: string, text: string, readFrontmatter: () => Frontma
     ...outputSummariesOf(text),
     ...summariesReadIn(text, frontmatter?.end ?? 0),
     ...filesReadIn(text, frontmatter?.end ?? 0),
+    ...pathsNamedIn(text, frontmatter?.end ?? 0),
     // GSD matches the marker case-insensitively (plan-scan.cjs, `isPlanSuperseded`).
     ...(typeof statusValue === 'string' && statusValue.trim().toLowerCase() === 'superseded' ? {superseded: true} : {})
   }
@@ -546,6 +554,14 @@ export class PlanGraph {
     if (!reader.filesRead || reader === plan) return undefined
     const read = new Set(reader.filesRead)
     return plan.files?.find((file) => read.has(normalizePath(file)))
+  }
+
+  /** The first file `plan` writes that `reader`'s body names as a word (`pathsNamed`) and `reader` does not write itself. */
+  namesOutputOf(reader: PlanNode, plan: PlanNode): string | undefined {
+    if (!reader.pathsNamed || reader === plan) return undefined
+    const named = new Set(reader.pathsNamed)
+    const own = new Set((reader.files ?? []).map(normalizePath))
+    return plan.files?.find((file) => named.has(normalizePath(file)) && !own.has(normalizePath(file)))
   }
 
   /**
