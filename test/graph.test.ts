@@ -1,5 +1,6 @@
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {planNodeFromText} from '../src/graph/graph.js'
 import type {GraphJson, PlanView} from '../src/graph/render-model.js'
 import {planlint, repository, run} from './support/cli.js'
 import {corpus, corpusPresent} from './support/corpus.js'
@@ -174,5 +175,23 @@ describe.skipIf(!graphvizInstalled)('planlint graph --format dot', () => {
     const rendered = renderDot(run.stdout)
     expect(rendered.status, rendered.stderr).toBe(0)
     expect(rendered.svg).toContain('01&#45;02 · Object storage')
+  })
+})
+
+describe('the files a plan reads (`filesRead`)', () => {
+  const filesRead = (body: string) => planNodeFromText('/p/.planning/phases/01-x/01-02-PLAN.md', `---\nwave: 1\n---\n${body}`)?.filesRead ?? []
+
+  it('takes an `@` in a `<context>` and one that starts a line, after indentation and a list marker', () => {
+    expect(filesRead('<context>\n@src/a.ts\nAlso @src/b.ts, then @./src/c.ts.\n</context>\n')).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts'])
+    expect(filesRead('@src/d.ts\n  - @src/e.ts\n\t* @src/f.ts\n12. @src/g.ts\n3) @src/h.ts\n')).toEqual(['src/d.ts', 'src/e.ts', 'src/f.ts', 'src/g.ts', 'src/h.ts'])
+  })
+
+  it('leaves an `@` within a sentence outside `<context>`: an npm scope, a decorator, a mark before it', () => {
+    expect(filesRead('Install @types/node and @tanstack/react-query.\nAdd `@app.get("/x")`.\n-@src/i.ts\nx @src/j.ts\n`@src/k.ts`\n')).toEqual([])
+    expect(filesRead('<context>\n@src/a.ts\n</context>\nUse @src/b.ts.\n')).toEqual(['src/a.ts'])
+  })
+
+  it('reads a `<context>` never closed to the end of the text', () => {
+    expect(filesRead('Use @src/a.ts.\n<context>\nSee @src/b.ts\n')).toEqual(['src/b.ts'])
   })
 })
