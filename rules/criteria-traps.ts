@@ -408,14 +408,19 @@ function lastStage(segment: string, git: GitPipeline): string {
  * repository cannot fail alone: the chain stops first.
  */
 function guardingGit(segment: string, pipelines: GitPipeline[]): GitPipeline | undefined {
-  return pipelines.find((git) => {
-    if (git.nested || negatedAt(segment, git.index)) return false
-    // A bare `git` fails its check unless the check wants it to print nothing (`git diff --stat f` "returns EMPTY").
-    if (git.pipe === undefined) return !wantsNoOutput.test(segment.slice(git.stageEnd, git.commandEnd))
-    if (swallowsGitFailure(segment, git)) return false
-    const grep = grepCalls(lastStage(segment, git))[0]
-    return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options)
-  })
+  return pipelines.find((git) =>
+    git.pipe === undefined
+      ? // A bare `git` fails its check unless the check wants it to print nothing (`git diff --stat f` "returns EMPTY").
+        !git.nested && !negatedAt(segment, git.index) && !wantsNoOutput.test(segment.slice(git.stageEnd, git.commandEnd))
+      : pipesIntoMatch(segment, git)
+  )
+}
+
+/** A `git` piped into a grep that must match (`git log -1 --pretty=%s | grep -qxF 'feat: x'`): a failure or an empty output fails the check. */
+function pipesIntoMatch(segment: string, git: GitPipeline): boolean {
+  if (git.pipe === undefined || git.nested || negatedAt(segment, git.index) || swallowsGitFailure(segment, git)) return false
+  const grep = grepCalls(lastStage(segment, git))[0]
+  return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options)
 }
 
 /** The remote-tracking refs a command names (`origin/main`, `@{u}`): they can be missing where `HEAD` is not. */
@@ -456,11 +461,51 @@ function readsHeadCommit(stage: string): boolean {
 
 /**
  * Whether a task's action makes its own commit, before its checks run: it
- * runs `git commit`, or says to commit ("then commit as `fix(03): x`",
- * "Commit the change", "Write the commit message …"); "do not commit" is not.
+ * says to commit in verb position (`commitVerb`), and no negation a few
+ * words before it in its clause turns it down ("do not run `git commit`
+ * yet", "do not stage or commit it"). Each mention is read in a window of
+ * the text before it, so a long action stays linear.
  */
 function commitsInAction(action: string): boolean {
-  return /\bgit\s+commit\b/.test(action) || /(?<!\b(?:not|never|no)\s{1,4}|n't\s{1,4})\bcommit(?:\s+(?:it|them|this|these|the|all|both|everything|as|with)\b|\s+message\b)/i.test(action)
+  for (const match of action.matchAll(/(\bgit\s+|\bgsd-sdk\s+query\s+|\bgsd-tools(?:\.cjs)?\s+)?\bcommit(s?)\b/gi)) {
+    const pieces = action.slice(Math.max(0, match.index - 60), match.index).split(clauseEnd)
+    const clause = pieces[pieces.length - 1]
+    const words = clause.split(/\s+/).filter((word) => word !== '')
+    if (words.slice(-4).some((word) => negation.test(word.replace(/[^\p{L}'’]/gu, '')))) continue
+    const after = action.slice(match.index + match[0].length, match.index + match[0].length + 24)
+    if (commitVerb(Boolean(match[1]), match[2] === 's', words, after)) return true
+  }
+  return false
+}
+
+/** Where a clause ends: a sentence's or a clause's punctuation, a dash, a blank line, or a new line that opens a list item or heading. */
+const clauseEnd = /[.;:!?,)](?=\s)|[—–]|\s-{1,2}(?=\s)|\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]|#{1,6}|\d{1,3}[.)]|[a-z][.)])[ \t])/
+
+/** The words that turn a commit down: "not", "no", "never", "without", "don't". */
+const negation = /^(?:not|never|no|without)$|n['’]t$/i
+
+/** Words that may come before a clause's first verb ("then commit", "and finally commit"). */
+const connectives = new Set(['then', 'and', 'finally', 'also', 'now', 'next', 'lastly', 'please', 'immediately', 'afterwards', '+', '&'])
+
+/** What makes a clause-initial "commit" a noun or a subject: a noun after it ("Commit message", "Commit SHA"), a verb ("Commit touches"), a sha. */
+const commitAsNoun = /^[*_]{0,2}\s*(?:messages?|msg|sha|hash|history|log|ids?|model|range|count|subject|body|prefix|format|style|convention|hooks?|order|ordering|is|was|are|must|should|will|would|may|can|has|had|touches|contains|includes|lands|`?[0-9a-f]{7,40})\b/i
+
+/**
+ * Whether one mention of "commit" makes the commit: a command (`git commit`,
+ * GSD's `gsd-sdk query commit`), "commits the …", "commit" opening its clause
+ * (after a list marker, emphasis and connectives such as "then") or right
+ * after "and"/"then", and not a noun there, or the message the commit is made
+ * with ("Write the commit message …", a "Commit message: `x`" step).
+ * `before` is the words of its clause before it.
+ */
+function commitVerb(command: boolean, thirdPerson: boolean, before: string[], after: string): boolean {
+  if (command) return true
+  if (thirdPerson) return /^\s+(?:the|it|them|this|these|those|all|both|everything|its|each|every|only)\b/i.test(after)
+  const words = before.map((word) => word.replace(/[*_,]/g, '').toLowerCase()).filter((word) => word !== '')
+  const verb = words.filter((word) => !['the', 'a', 'an', 'this', 'its'].includes(word)).at(-1) ?? ''
+  if (/^\s+message\b/i.test(after) && ['write', 'use', 'compose', 'draft', 'construct'].includes(verb)) return true
+  const opens = words.filter((word, index) => index > 0 || !/^(?:[-+]|#{1,6}|\d{1,3}[.)]|[a-z][.)])$/.test(word)).every((word) => connectives.has(word))
+  return (opens || ['and', 'then', '+', '&'].includes(words.at(-1) ?? '')) && (/^\s+message:\s*[`"'\w]/i.test(after) || !commitAsNoun.test(after))
 }
 
 /** Where a segment sits in its zone's `&&` chain: the `git` commands that fail the chain first, or another of the task's checks. */
@@ -557,12 +602,14 @@ function trapsIn(segment: string, pipelines: GitPipeline[], committed: boolean, 
     // A task's checks run before its commit, so a bare `git diff` sees its change, unless its action commits first.
     if (diff && committed && !placeholder && (rest === '' || /^-{1,2}[A-Za-z-]+$/.test(rest!))) {
       const text = diff[0].trimEnd()
+      // Piped into a grep that must match, the empty diff fails the check instead.
+      const piped = pipelines.find((git) => git.index === diff.index)
       traps.push({
         trap: 'R6',
         index: diff.index,
         length: text.length,
         cause: `R6 ${text.replace(/\s+/g, ' ')}`,
-        message: 'A bare `git diff` shows nothing for a committed change, so this check passes without testing it; pin a range (`<sha>^..<sha>`), unless it is meant to check the uncommitted tree',
+        message: `A bare \`git diff\` shows nothing for a committed change, so this check ${piped && pipesIntoMatch(segment, piped) ? 'fails once the change is committed, whatever the change' : 'passes without testing it'}; pin a range (\`<sha>^..<sha>\`), unless it is meant to check the uncommitted tree`,
         severity: 'warning'
       })
     }

@@ -6,7 +6,7 @@ import {messageRange} from './edits.js'
 import {PlanGraph, planNodeFromText, scanTree, type PlanNode, type TreeFiles} from './graph/graph.js'
 import type {GraphReads} from './graph/reads.js'
 import {planningRootOf, type TreeDisk} from './graph/tree-files.js'
-import type {Frontmatter} from './model/frontmatter.js'
+import {parseFrontmatter, type Frontmatter} from './model/frontmatter.js'
 import {buildDocument, documentOfTree, type PlanDocument} from './model/document.js'
 import type {Point, Range} from './model/text.js'
 import {docsUrl, runRule, type Edit, type Finding, type RuleDefinition, type RunSettings, type Severity} from './rule.js'
@@ -97,8 +97,12 @@ export class LintSession {
   private readonly trees = new Map<string, KnownTree>()
   /** Planning configs by tree root. */
   private readonly configs: PlanningConfigs
-  /** Documents open in an editor, by absolute path, with their graph facts: they win over their files on disk. */
-  private readonly openDocuments = new Map<string, {text: string; node: PlanNode | undefined}>()
+  /**
+   * Documents open in an editor, by absolute path, with their frontmatter and
+   * graph facts, read once per change: they win over their files on disk, and
+   * a lint of the same text reuses both.
+   */
+  private readonly openDocuments = new Map<string, {text: string; frontmatter: Frontmatter | undefined; node: PlanNode | undefined}>()
   /** The graph each document's rules share: built once per document, not once per cross-file rule. */
   private readonly documentGraphs = new WeakMap<PlanDocument, PlanGraph>()
   /** While `recordReads` runs: where what the rules ask of graphs and configs is recorded (`--cache`). */
@@ -117,7 +121,11 @@ export class LintSession {
    */
   lint(filePath: string, text: string, options: FileLintOptions = {}): LintFinding[] {
     const absolute = path.resolve(filePath)
-    const document = options.tree ? documentOfTree(options.tree, text, absolute, options.treeHasFrontmatter ?? true) : buildDocument(text, absolute)
+    const open = this.openDocuments.get(absolute)
+    const frontmatter = open?.text === text ? open.frontmatter : undefined
+    const document = options.tree
+      ? documentOfTree(options.tree, text, absolute, options.treeHasFrontmatter ?? true, frontmatter)
+      : buildDocument(text, absolute, undefined, frontmatter)
     const enabled = options.rules ?? Object.values(rules).map((rule): EnabledRule => ({rule, level: rule.severity === 'error' ? 2 : 1}))
     // By rule, so that rules run out of order (`fixesFirst`) still give their findings in rule order.
     const byRule: LintFinding[][] = enabled.map(() => [])
@@ -185,9 +193,11 @@ export class LintSession {
   graphFor(filePath: string, text: string, frontmatter?: Frontmatter): PlanGraph {
     const absolute = path.resolve(filePath)
     const shared = this.treeGraph(this.planningRootOf(absolute))
-    const current = planNodeFromText(absolute, text, frontmatter)
+    const open = this.openDocuments.get(absolute)
+    const current = open?.text === text ? open.node : planNodeFromText(absolute, text, frontmatter)
     const known = shared.byPath.get(absolute)
-    if (current ? JSON.stringify(current) === JSON.stringify(known) : !known || known.summaryOnly) return shared
+    // An open document's node is the one in the shared graph: no comparison needed.
+    if (current === known || (current ? JSON.stringify(current) === JSON.stringify(known) : !known || known.summaryOnly)) return shared
     // A text the tree does not know (a fix pass, an unsaved buffer not opened here): a graph of its own, the shared one untouched.
     const nodes = new Map(shared.byPath)
     if (current) nodes.set(absolute, current)
@@ -253,12 +263,15 @@ export class LintSession {
     const open = this.openDocuments.get(absolute)
     // Re-checking the other open documents of a tree hands in their texts unchanged: the graphs built still hold.
     if (open?.text === text) return false
-    const node = planNodeFromText(absolute, text)
-    this.openDocuments.set(absolute, {text, node})
+    const frontmatter = parseFrontmatter(text)
+    const node = planNodeFromText(absolute, text, frontmatter)
     // An edit outside the frontmatter (a task's body, typing) changes no graph fact: the graph built, and all it resolved, still holds.
     const graph = this.trees.get(this.planningRootOf(absolute))?.graph
     const known = open ? open.node : graph?.byPath.get(absolute)
-    if ((open || graph) && JSON.stringify(known) === JSON.stringify(node)) return false
+    const unchanged = (open !== undefined || graph !== undefined) && JSON.stringify(known) === JSON.stringify(node)
+    // The node kept while unchanged is the graph's own, so that `graphFor` knows it at a glance.
+    this.openDocuments.set(absolute, {text, frontmatter, node: unchanged ? known : node})
+    if (unchanged) return false
     this.dropGraphOf(absolute)
     return true
   }

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {configLoader, engineConfigLoader, lintRulesOf, type FileConfig} from '../src/cli/configuration.js'
+import {configLoader, engineConfigLoader, lintRulesOf, onlyPlanlintPlugins, pluginEntry, presetConfig, type FileConfig} from '../src/cli/configuration.js'
 import type {PresetName} from '../src/presets/index.js'
 import {removeTree, writeTree} from './support/tree.js'
 
@@ -34,5 +34,18 @@ describe('the configuration of a file with no configuration file above it', () =
     expect(config.ownPreset).toBeUndefined()
     expect(config.source).toBe('package.json')
     expect(config.plugins).toEqual([])
+  })
+})
+
+describe('which configurations the language server lints without remark (onlyPlanlintPlugins)', () => {
+  const otherRule = function remarkLintNoDuplicateHeadings() {}
+  it.each(['recommended', 'gsd', 'pbr'] as const)('every preset (%s): its rules, planlint:suppression and remark-frontmatter', (preset) => {
+    expect(onlyPlanlintPlugins(presetConfig(preset))).toBe(true)
+  })
+
+  it('not one with a plugin of another package, unless it is turned off', () => {
+    const config = presetConfig('recommended')
+    expect(onlyPlanlintPlugins({...config, plugins: [...config.plugins, pluginEntry(otherRule, undefined)]})).toBe(false)
+    expect(onlyPlanlintPlugins({...config, plugins: [...config.plugins, pluginEntry(otherRule, false)]})).toBe(true)
   })
 })

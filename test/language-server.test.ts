@@ -29,8 +29,11 @@ import {
   type Registration
 } from 'vscode-languageserver-protocol/node'
 import {LintSession} from '../src/session.js'
-import {languageServerBin} from './support/cli.js'
-import {brokenPlan, planWith, removeTree, writeTree} from './support/tree.js'
+import {remark} from 'remark'
+import remarkFrontmatter from 'remark-frontmatter'
+import type {VFileMessage} from 'vfile-message'
+import {installPlanlint, languageServerBin, planlint, repository} from './support/cli.js'
+import {brokenPlan, planWith, readTree, removeTree, writeTree} from './support/tree.js'
 
 const phase = '.planning/phases/01-storage'
 
@@ -407,4 +410,127 @@ describe("the language server's session keeps a tree's graph facts while a plan'
       removeTree(root)
     }
   })
+})
+
+/** A remark-lint rule of another package (remark-lint-no-duplicate-headings' check, written here: it is not a dependency), as a project's `.remarkrc` would load it. */
+const duplicateHeadingsPlugin = `export default function remarkLintNoDuplicateHeadings() {
+  return (tree, file) => {
+    const seen = new Map()
+    const visit = (node) => {
+      if (node.type === 'heading') {
+        const text = node.children.map((child) => child.value ?? '').join('')
+        const first = seen.get(text)
+        if (first) file.message('Do not use headings with similar content (' + first.line + ':' + first.column + ')', {place: node.position, ruleId: 'no-duplicate-headings', source: 'remark-lint'})
+        else seen.set(text, node.position.start)
+      }
+      for (const child of node.children ?? []) visit(child)
+    }
+    visit(tree)
+  }
+}
+`
+
+/** Plans written to give messages of many kinds: an unused suppression, an executed plan's findings (seen with includeExecuted), CRLF line ends, a duplicate heading. */
+const craftedPlans = [
+  {
+    path: '.planning/phases/03-crafted/03-01-PLAN.md',
+    text: `${planWith('01', [], {files: ['src/a.ts']}).replace('phase: 01-storage', 'phase: 03-crafted')}
+## Notes
+
+<!-- planlint-disable-next-line auto-select-option -- nothing here to silence -->
+<task type="auto">
+  <name>Write B</name>
+  <files>src/a.ts, src/b.ts</files>
+  <action>Write src/a.ts and src/b.ts.</action>
+  <verify>npm test</verify>
+  <done>B works</done>
+</task>
+
+## Notes
+`
+  },
+  {
+    path: '.planning/phases/03-crafted/03-02-PLAN.md',
+    text: '---\nphase: 03-crafted\nplan: 02\nwave: 1\ndepends_on: ["03-01"]\nautonomous: true\n---\n\n<task type="checkpoint:human-action">\n  <name>Run it</name>\n  <action>Run `npm test` and check it passes.</action>\n  <verify>npm test</verify>\n</task>\n'
+  },
+  {path: '.planning/phases/03-crafted/03-02-SUMMARY.md', text: '---\nphase: 03-crafted\nplan: 02\n---\n\n# Summary\n\nDone.\n'},
+  {
+    path: '.planning/phases/03-crafted/03-03-PLAN.md',
+    text: '---\r\nphase: 03-crafted\r\nplan: 03\r\nwave: 1\r\ndepends_on: [03-09]\r\nautonomous: true\r\n---\r\n\r\n<task type="auto">\r\n  <name>Do C</name>\r\n  <action>Edit src/c.ts.</action>\r\n</task>\r\n'
+  }
+]
+
+/** A message as an editor shows it: what the CLI's JSON and the server's diagnostics are compared on. */
+interface Shown {
+  code: string | number | undefined
+  severity: number | undefined
+  message: string
+  range: Diagnostic['range']
+}
+
+const inOrder = (list: Shown[]) => list.map((shown) => JSON.stringify(shown)).sort()
+
+const shownOfDiagnostic = ({code, severity, message, range}: Diagnostic): Shown => ({code, severity, message, range})
+
+const shownOfCli = (message: {ruleId: string; severity: 1 | 2; message: string; line: number; column: number; endLine: number; endColumn: number}): Shown => ({
+  code: message.ruleId,
+  // The CLI's 2 is an error, the protocol's 1.
+  severity: message.severity === 2 ? 1 : 2,
+  message: message.message,
+  range: {start: {line: message.line - 1, character: message.column - 1}, end: {line: message.endLine - 1, character: message.endColumn - 1}}
+})
+
+const shownOfRemark = (message: VFileMessage): Shown => ({
+  code: message.ruleId,
+  severity: message.fatal ? 1 : 2,
+  message: message.reason,
+  range: {start: {line: message.line! - 1, character: message.column! - 1}, end: {line: message.place!.end.line - 1, character: message.place!.end.column - 1}}
+})
+
+describe('planlint-language-server publishes what the CLI reports', {timeout: 120_000}, () => {
+  const examples = [...readTree(path.join(repository, 'examples'))].map(([file, text]) => ({path: file, text}))
+  const trees = [
+    {name: 'a configuration of planlint only (linted without remark)', plugins: ['planlint']},
+    {name: 'a configuration that adds a remark-lint rule of another package (linted through remark)', plugins: ['planlint', './no-duplicate-headings.mjs']}
+  ]
+  for (const {name, plugins} of trees) {
+    it(`with ${name}: ranges, messages, rule ids and severities on the example plans and crafted ones; the other rule's messages too`, async () => {
+      const settings = {planlint: {includeExecuted: true}}
+      const root = writeTree([
+        {path: 'package.json', text: '{"name": "fixture", "private": true, "type": "module"}\n'},
+        {path: '.remarkrc.json', text: JSON.stringify({plugins: [...plugins, ['planlint/rules/task-elements', 'error']], settings})},
+        {path: 'no-duplicate-headings.mjs', text: duplicateHeadingsPlugin},
+        ...examples,
+        ...craftedPlans
+      ])
+      installPlanlint(root)
+      const client = await startClient(root)
+      try {
+        const cli = JSON.parse(planlint(root, '--format', 'json', '.planning').stdout) as Array<{filePath: string; messages: Parameters<typeof shownOfCli>[0][]}>
+        const files = [...readTree(path.join(root, '.planning'))].filter(([file]) => file.endsWith('.md'))
+        expect(files.length).toBe(cli.length)
+        for (const [file, text] of files) await client.open(pathToFileURL(path.join(root, '.planning', file)).href, text)
+        const { default: duplicateHeadings } = (await import(pathToFileURL(path.join(root, 'no-duplicate-headings.mjs')).href)) as {default: () => void}
+        let otherRuleMessages = 0
+        for (const [file, text] of files) {
+          const filePath = path.join(root, '.planning', file)
+          const published = await client.until(pathToFileURL(filePath).href, () => true)
+          const expected = cli.find((entry) => entry.filePath === filePath)!.messages.map(shownOfCli)
+          if (plugins.includes('./no-duplicate-headings.mjs')) {
+            const other = (await remark().use(remarkFrontmatter).use(duplicateHeadings).process(text)).messages.map(shownOfRemark)
+            otherRuleMessages += other.length
+            expected.push(...other)
+          }
+          expect(inOrder(published.map(shownOfDiagnostic)), file).toEqual(inOrder(expected))
+        }
+        // The example tree's errors, the crafted plans' (an executed plan's, a CRLF plan's, the unused suppression) are all there.
+        const codes = new Set(cli.flatMap((entry) => entry.messages.map((message) => message.ruleId)))
+        for (const code of ['no-dependency-cycle', 'auto-select-option', 'suppression', 'autonomous-flag', 'no-automatable-human-action', 'task-elements', 'completion-marker']) expect(codes).toContain(code)
+        expect(otherRuleMessages).toBe(plugins.length === 1 ? 0 : 1)
+      } finally {
+        stop(client)
+        removeTree(root)
+      }
+    })
+  }
 })

@@ -33,7 +33,8 @@ export interface FileConfig {
   ownPreset?: true
 }
 
-const pluginEntry = (plugin: unknown, setting: unknown): FileConfig['plugins'][number] => {
+/** A plugin of a configuration as unified-engine loads it (`[plugin, setting]`), named. */
+export const pluginEntry = (plugin: unknown, setting: unknown): FileConfig['plugins'][number] => {
   const name = (typeof plugin === 'function' && plugin.name) || '(anonymous plugin)'
   return {name, ruleId: ruleIdOf(name), setting, plugin}
 }
@@ -110,6 +111,20 @@ function definitionOf(entry: FileConfig['plugins'][number]): RuleDefinition<any>
   return entry.ruleId ? rules[entry.ruleId as keyof typeof rules] : undefined
 }
 
+/** Whether a plugin is planlint's: a rule (of any copy of planlint, or made with `remarkRule`) or `planlint:suppression`. */
+const isPlanlintPlugin = (entry: FileConfig['plugins'][number]) => definitionOf(entry) !== undefined || entry.name === 'planlint:suppression'
+
+/**
+ * Whether a configuration runs nothing but planlint: its rules,
+ * `planlint:suppression` and remark-frontmatter (whose reading of the
+ * frontmatter planlint's own scan makes). Its messages are then those of
+ * `LintSession.lint` on the text alone, as the CLI lints; any other plugin's
+ * messages need remark's syntax tree and a run of the plugin.
+ */
+export function onlyPlanlintPlugins(config: FileConfig): boolean {
+  return config.plugins.every((entry) => entry.setting === false || isPlanlintPlugin(entry) || entry.name === 'remarkFrontmatter')
+}
+
 /**
  * What `LintSession.lint` runs under a configuration: its planlint rules in
  * order (a rule named twice, by two copies of planlint, runs once, as last
@@ -147,7 +162,7 @@ export async function attachOtherPlugins(config: FileConfig): Promise<void> {
   const {remark} = await import('remark')
   const processor = remark()
   for (const entry of config.plugins) {
-    if (definitionOf(entry) || entry.name === 'planlint:suppression' || entry.setting === false) continue
+    if (isPlanlintPlugin(entry) || entry.setting === false) continue
     processor.use(entry.plugin as Plugin<[unknown]>, entry.setting)
   }
   processor.freeze()

@@ -68,9 +68,9 @@ export interface PlanNode {
    */
   summariesRead?: string[]
   /**
-   * The files outside `.planning/` the plan's body names with `@`
-   * (`@src/lib/rates.ts` in `<context>`, GSD's way to have the executor read
-   * a file), as `normalizePath` writes them: a plan that reads a file
+   * The files outside `.planning/` the plan's body names with `@` in its
+   * `<context>` or at the start of a line (`@src/lib/rates.ts`, GSD's way to
+   * have the executor read a file), as `normalizePath` writes them: a plan that reads a file
    * another plan writes builds on that plan (`wave-order`).
    */
   filesRead?: string[]
@@ -248,14 +248,23 @@ function summariesReadIn(text: string, bodyStart: number): {summariesRead?: stri
 const maxFilesRead = 200
 
 /**
- * The paths a plan's body names with `@` (see `PlanNode.filesRead`): an `@`
- * at the start of a word, then a path with a folder or an extension, up to
- * the next delimiter. An e-mail address (`a@b.c`) has a letter before its `@`.
+ * The paths a plan's body names with `@` as files to read (see
+ * `PlanNode.filesRead`): an `@` that starts a word inside a `<context>`
+ * element or that starts its line (after indentation and a list marker), as
+ * GSD lists the files the executor reads, then a path with a folder or an
+ * extension, up to the next delimiter. An `@` within a sentence elsewhere is
+ * most often an npm scope (`@types/node`) or a decorator; an e-mail address
+ * has a letter before its `@`.
  */
 function filesReadIn(text: string, bodyStart: number): {filesRead?: string[]} {
   const paths = new Set<string>()
+  const contexts = contextElements(text, bodyStart)
+  let context = 0
   for (let at = text.indexOf('@', bodyStart); at >= 0 && paths.size < maxFilesRead; at = text.indexOf('@', at + 1)) {
     if (at > bodyStart && !pathDelimiters.has(text[at - 1])) continue
+    while (context < contexts.length && contexts[context][1] <= at) context++
+    const inContext = context < contexts.length && contexts[context][0] <= at
+    if (!inContext && !startsLine(text, at, bodyStart)) continue
     let end = at + 1
     while (end < text.length && !pathDelimiters.has(text[end]) && end - at <= 300) end++
     // A sentence's full stop or a colon after the path is not part of it.
@@ -266,6 +275,36 @@ function filesReadIn(text: string, bodyStart: number): {filesRead?: string[]} {
     at = end - 1
   }
   return paths.size > 0 ? {filesRead: [...paths]} : {}
+}
+
+/** The `<context>` elements of a plan's body, as `[start, end)` in order; one never closed runs to the end of the text. */
+function contextElements(text: string, bodyStart: number): Array<[number, number]> {
+  const elements: Array<[number, number]> = []
+  for (let open = text.indexOf('<context>', bodyStart); open >= 0; open = text.indexOf('<context>', elements[elements.length - 1][1])) {
+    const close = text.indexOf('</context>', open)
+    elements.push([open, close < 0 ? text.length : close])
+    if (close < 0) break
+  }
+  return elements
+}
+
+/**
+ * Whether only indentation and a list marker (`-`, `*`, `+`, `1.`, `1)`)
+ * come before `at` on its line. It looks back only over those, which no
+ * other `@` is, so the looks of all the `@` of a text cover it once.
+ */
+function startsLine(text: string, at: number, bodyStart: number): boolean {
+  const blank = (index: number) => text[index] === ' ' || text[index] === '\t'
+  let start = at
+  while (start > bodyStart && blank(start - 1)) start--
+  if (start < at && start > bodyStart && '-*+'.includes(text[start - 1])) start--
+  else if (start < at && start > bodyStart && (text[start - 1] === '.' || text[start - 1] === ')')) {
+    let digits = start - 1
+    while (digits > bodyStart && digits > start - 11 && text[digits - 1] >= '0' && text[digits - 1] <= '9') digits--
+    if (digits < start - 1) start = digits
+  }
+  while (start > bodyStart && blank(start - 1)) start--
+  return start === bodyStart || text[start - 1] === '\n' || text[start - 1] === '\r'
 }
 
 /** A `plan:` value's number; `plan: 01-02` (a full id) is plan 2. */

@@ -267,9 +267,10 @@ function mayBeAgentDocument(text: string, frontmatter: Frontmatter | undefined):
  * one, its mdast tree. Without a tree, CommonMark's code regions and headings
  * come from `scanMarkdown`. Each part is built when a rule first reads it,
  * so a file of kind `other` costs its frontmatter and a scan of its text.
+ * `frontmatter` is the text's, when the caller has parsed it already (an
+ * editor's open document, parsed once per change).
  */
-export function buildDocument(text: string, filePath?: string, tree?: Root): PlanDocument {
-  const frontmatter = parseFrontmatter(text)
+export function buildDocument(text: string, filePath?: string, tree?: Root, frontmatter: Frontmatter | undefined = parseFrontmatter(text)): PlanDocument {
   let lines: LineIndex | undefined
   let regions: MarkdownRegions | undefined
   let markup: (ReturnType<typeof parseMarkup> & {opaque: OpaqueRegion[]}) | undefined
@@ -382,11 +383,12 @@ const documentsByTree = new WeakMap<Root, PlanDocument>()
  * The shared document model of a parsed file (remark's or ESLint's tree).
  * `headingsFromTree` is false when the front end read the frontmatter as
  * Markdown: the model then parses the text itself, so that headings stay true.
+ * `frontmatter` as for `buildDocument`.
  */
-export function documentOfTree(tree: Root, text: string, filePath: string | undefined, headingsFromTree = true): PlanDocument {
+export function documentOfTree(tree: Root, text: string, filePath: string | undefined, headingsFromTree = true, frontmatter?: Frontmatter): PlanDocument {
   let document = documentsByTree.get(tree)
   if (!document || document.text !== text) {
-    document = buildDocument(text, filePath, headingsFromTree ? tree : undefined)
+    document = buildDocument(text, filePath, headingsFromTree ? tree : undefined, frontmatter)
     documentsByTree.set(tree, document)
   }
   return document
