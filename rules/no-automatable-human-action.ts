@@ -75,6 +75,14 @@ const builtInWork: AutomatableWork[] = [
     work: 'create projects and services',
     tool: ''
   },
+  // A web service set up in a hosting dashboard (New → Web Service, its build and start commands): a blueprint file or the platform's CLI sets it up; signing in and pasting a key stay the person's.
+  {
+    pattern: String.raw`\b(build|start|install|pre-?deploy|release) commands?\b|\bnew\b[^.\n]{0,12}\b(web services?|static sites?|background workers?|private services?)\b`,
+    work: 'set up a hosting service',
+    tool: "a blueprint file (`render.yaml`, `railway.json`, `fly.toml`) or the platform's CLI",
+    despiteSecrets: true,
+    despiteLogin: true
+  },
   // Checking that a project exists on a platform (`firebase projects:list`, `supabase projects list`) is a CLI call.
   {
     pattern: String.raw`\b(make sure|ensure|confirm|check|verify)\b[^.\n]{0,30}${platforms}[^.\n]{0,20}${platformThings}[^.\n]{0,30}\bexists?\b`,
