@@ -299,54 +299,86 @@ describe('--fix when it is killed, or runs twice at once', () => {
     }
   }
   const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  let planted: ReturnType<typeof plantedTree>
-  afterEach(() => removeTree(planted.tree))
+  let planted: Array<ReturnType<typeof plantedTree>> = []
+  afterEach(() => {
+    for (const {tree} of planted) removeTree(tree)
+    planted = []
+  })
 
-  it('leaves every file its original or its fixed text through 30 SIGKILLs, and the next run removes the temporary files', async () => {
-    planted = plantedTree()
-    const {reset, torn, fixedCount, temporaries, start, firstWrite} = planted
-    // A run to its end measures how long writing takes; the kills fall anywhere in that time.
-    const child = start()
-    const began = firstWrite().then(() => performance.now())
-    await exited(child)
-    const writing = Math.max(20, performance.now() - (await began))
-    expect(fixedCount()).toBe(fileCount)
-    // A fixed seed (mulberry32): the same kill times on every run of the test.
-    let seed = 13
-    const random = () => {
+  /** A generator of fixed seed (mulberry32): the same kill times on every run of the test. */
+  function seeded(seed: number) {
+    return () => {
       seed = (seed + 0x6d2b79f5) | 0
       let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296
     }
-    let kills = 0
-    let partial = 0
-    for (let attempt = 0; kills < 30 && attempt < 60; attempt++) {
-      reset()
-      const victim = start()
-      const done = exited(victim)
-      const writes = firstWrite()
-      const outcome = await Promise.race([done.then(() => 'exited'), writes.then(() => 'writing')])
-      if (outcome === 'writing') {
-        await new Promise((resolve) => setTimeout(resolve, random() * writing))
-        if (victim.kill('SIGKILL')) kills++
-      }
-      await done
-      expect(torn()).toEqual([])
-      const count = fixedCount()
-      if (count > 0 && count < fileCount) partial++
-    }
-    expect(kills).toBe(30)
-    // Most kills fell in the middle of the writes, so the test saw half-fixed trees.
-    expect(partial).toBeGreaterThan(10)
-    await exited(start())
+  }
+
+  /**
+   * Kills runs of `--fix` on a tree of its own `kills` times, each at a time of the seeded `random` in the write phase,
+   * and checks after each run that no file is torn. A kill counts when the run was still going just before it and
+   * died of it; a run that had finished first is started again (at most 4 times a kill), and its time bounds the next
+   * kill times. Returns the kills and the half-fixed trees seen.
+   */
+  async function killLane(kills: number, random: () => number) {
+    const lane = plantedTree()
+    planted.push(lane)
+    const {reset, torn, fixedCount, start, firstWrite} = lane
+    // A run to its end measures how long writing takes (beside the other lane); the kills fall anywhere in that time.
+    const child = start()
+    const began = firstWrite().then(() => performance.now())
+    await exited(child)
+    let writing = Math.max(20, performance.now() - (await began))
     expect(fixedCount()).toBe(fileCount)
-    expect(temporaries()).toEqual([])
+    let killed = 0
+    let partial = 0
+    for (let kill = 0; kill < kills; kill++) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        reset()
+        const victim = start()
+        const done = exited(victim)
+        const outcome = await Promise.race([done.then(() => 'exited'), firstWrite().then(() => 'writing')])
+        let landed = false
+        if (outcome === 'writing') {
+          const wrote = performance.now()
+          await new Promise((resolve) => setTimeout(resolve, random() * writing))
+          const running = victim.exitCode === null && victim.signalCode === null
+          if (running) victim.kill('SIGKILL')
+          await done
+          landed = running && victim.signalCode === 'SIGKILL'
+          // A run that finished first wrote faster than the time measured (on a busy machine): the next kills fall within its time.
+          if (!running) writing = Math.max(20, Math.min(writing, performance.now() - wrote))
+        } else await done
+        expect(torn()).toEqual([])
+        const count = fixedCount()
+        if (count > 0 && count < fileCount) partial++
+        if (landed) {
+          killed++
+          break
+        }
+      }
+    }
+    return {lane, killed, partial}
+  }
+
+  it('leaves every file its original or its fixed text through 30 SIGKILLs, and the next run removes the temporary files', async () => {
+    // Two lanes at once, each with its own tree and seed, 15 kills each.
+    const lanes = await Promise.all([killLane(15, seeded(13)), killLane(15, seeded(14))])
+    expect(lanes.map(({killed}) => killed)).toEqual([15, 15])
+    // Most kills fell in the middle of the writes, so the test saw half-fixed trees.
+    expect(lanes.reduce((sum, {partial}) => sum + partial, 0)).toBeGreaterThan(10)
+    for (const {lane} of lanes) {
+      await exited(lane.start())
+      expect(lane.fixedCount()).toBe(fileCount)
+      expect(lane.temporaries()).toEqual([])
+    }
   }, 600_000)
 
   it('two runs at once: each file is only ever its original or its fixed text, and ends fixed', async () => {
-    planted = plantedTree()
-    const {torn, fixedCount, temporaries, start} = planted
+    const lane = plantedTree()
+    planted.push(lane)
+    const {torn, fixedCount, temporaries, start} = lane
     const runs = [start(), start()]
     const codes = Promise.all(runs.map(exited))
     let finished = false
