@@ -187,6 +187,18 @@ function names(list: PathEntry[], entry: PathEntry): boolean {
   )
 }
 
+/**
+ * Whether a read-only list names a path: the same file, or a bare name for it on either side; a folder or glob
+ * there is what the plan reads, and does not say the files under it are unwritten.
+ */
+function readList(list: PathEntry[], entry: PathEntry): boolean {
+  const path = normalizePath(entry.path)
+  return list.some((item) => {
+    const read = normalizePath(item.path)
+    return read === path || (!read.includes('/') && path.endsWith(`/${read}`)) || (!path.includes('/') && read.endsWith(`/${path}`))
+  })
+}
+
 export default defineRule<Options>({
   id: 'files-modified',
   description: "Every path in a task's `<files>` is in `files_modified` (and, optionally, the other way round).",
@@ -222,7 +234,7 @@ export default defineRule<Options>({
     const work = new Map([...pathsOf.keys()].map((task) => [task, workLines(document, task)]))
     const readOnlyTasks = new Set([...pathsOf].filter(([task, paths]) => readsOnly(document, task, work.get(task) ?? [], paths)).map(([task]) => task))
     const onlyRead = (entry: (typeof named)[number]) => readOnlyTasks.has(entry.task) || onlyReadsFile(entry.task, work.get(entry.task) ?? [], entry.path)
-    const unwritten = named.filter((entry) => !names(declared, entry) && !names(declaredRead, entry) && !reads(entry) && !looksAt(entry) && !onlyRead(entry) && !secretsFile.test(normalizePath(entry.path)))
+    const unwritten = named.filter((entry) => !names(declared, entry) && !readList(declaredRead, entry) && !reads(entry) && !looksAt(entry) && !onlyRead(entry) && !secretsFile.test(normalizePath(entry.path)))
     // A path two tasks name is one file to add.
     const firstOf = new Map<string, (typeof unwritten)[number]>()
     for (const entry of unwritten) if (!firstOf.has(normalizePath(entry.path))) firstOf.set(normalizePath(entry.path), entry)
