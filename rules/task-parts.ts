@@ -1,7 +1,7 @@
 import {onlyNearMiss} from '../src/distance.js'
 import type {PlanDocument} from '../src/model/document.js'
 import {attribute, child, type Element} from '../src/model/markup.js'
-import {codeList, contentLines, elementsNamed, isCheckpoint, lineOf, normalizePath, pathEntries, taskType} from '../src/plan.js'
+import {codeList, contentLines, elementsNamed, isCheckpoint, lineOf, normalizePath, pathEntries, taskTitle, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 const ratings = ['reversible', 'costly', 'one-way']
@@ -17,10 +17,18 @@ function makesTestsPass(document: PlanDocument, task: Element): boolean {
 /** A test file or a file in a test folder (`tests/x.ts`, `src/a.test.ts`, `pkg/a_test.go`, `test_a.py`, `spec/fixtures/a.json`). */
 const testFile = /(?:^|\/)(?:tests?|__tests__|specs?|e2e)\/|[._](?:test|spec)\.\w+$|(?:^|\/)test_\w+\.py$/i
 
-/** Whether a task writes test files only: the planner asks for `<behavior>` "When a task creates or modifies production code". */
+/** A task name that says the task adds tests ("Task 2: Unit tests for splitBasket", "Add integration tests"). */
+const namedForTests = /^(?:(?:add|write|create)\s+)?(?:(?:unit|integration|e2e|end-to-end|regression|component|snapshot)\s+)?tests?(?:\s+(?:for|of|covering)\b|$)/i
+
+/**
+ * Whether a task writes test files only: the planner asks for `<behavior>` "When a task creates or modifies
+ * production code". A task named for the tests it adds, that does not say they fail first, lists the code under
+ * test in its `<files>` but writes none.
+ */
 function writesTestsOnly(document: PlanDocument, task: Element): boolean {
   const paths = taskFiles(document, task)
-  return paths.length > 0 && paths.every((path) => testFile.test(path))
+  if (paths.length > 0 && paths.every((path) => testFile.test(path))) return true
+  return namedForTests.test(taskTitle(document, task)) && !writesFailingTests.test(taskText(document, task))
 }
 
 /** A task's text, its first 20,000 characters: enough for its parts, and a bound on the search. */

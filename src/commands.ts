@@ -164,9 +164,9 @@ export function isReleaseAct(words: string[], {registryOnly = false} = {}): bool
   )
 }
 
-/** A line that launches the app for the person to use: "Launch the app:", "Start the application", "open the window". */
+/** A line that launches the app for the person to use: "Launch:", "Launch the app:", "Start the application", "open the window". */
 const appLaunch =
-  /\b(launch|open|start|run)\w*\b[^.\n`]{0,25}\b(desktop |gui |native )?(app|application|window|gui|program)\b|\b(lanza|abre|inicia|ejecuta)\w*\b[^.\n`]{0,20}\b(la )?(app|aplicaci[oó]n)\b|(启动|打开)[^。\n]{0,10}(应用|程序|客户端|窗口)/i
+  /\blaunch(es|ing)?\b|\b(open|start|run)\w*\b[^.\n`]{0,25}\b(desktop |gui |native )?(app|application|window|gui|program)\b|\b(lanza|abre|inicia|ejecuta)\w*\b[^.\n`]{0,20}\b(la )?(app|aplicaci[oó]n)\b|(启动|打开)[^。\n]{0,10}(应用|程序|客户端|窗口)/i
 
 /** What says the app is a server or a web page, which the executor starts before the checkpoint. */
 const servedApp = /\b(servers?|localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador|port|api|endpoint|webhook)\b|https?:\/\/|:\d{4,5}\b|服务|浏览器/i
