@@ -85,6 +85,18 @@ const gsdPlanKeys = new Set([
   'requirements', 'user_setup', 'must_haves', 'estimate', 'agent_hint', 'gap_closure', 'gap_ids', 'status', 'quick_id'
 ])
 
+/**
+ * Whether a file named like a plan follows a schema of its own: its
+ * frontmatter sets none of the keys of a GSD or Plan-Build-Run plan (`type`
+ * and `status` are words any schema has) and its text has no `<task>`, so no
+ * orchestrator schedules it and nothing reads the keys it would be asked for.
+ */
+function hasSchemaOfItsOwn(document: PlanDocument, keys: Iterable<string>): boolean {
+  if (document.text.includes('<task')) return false
+  for (const key of keys) if (key === 'implements' || (gsdPlanKeys.has(key) && key !== 'type' && key !== 'status')) return false
+  return true
+}
+
 /** The most plans a phase-wide message names; the rest are counted. */
 const maxNamed = 4
 
@@ -167,7 +179,8 @@ export default defineRule<Options>({
     const generation = quick ? [] : options.requiredWithPhase.filter((key) => siblings.some((other) => other.keys.includes(key)))
     const ofTreeGeneration = (key: string) => !options.requiredWithTree.includes(key) || !graph().templateLacksKey(key)
     const required = [...options.required.filter((key) => !(quick && quickTaskExempt.includes(key)) && ofTreeGeneration(key)), ...generation]
-    const missing = required.filter((key) => !entries.has(key))
+    const ownSchema = frontmatter.errors.length === 0 && hasSchemaOfItsOwn(document, entries.keys())
+    const missing = ownSchema ? [] : required.filter((key) => !entries.has(key))
     const lacking = `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${codeList(missing)}`
     const them = missing.length === 1 ? 'it' : 'them'
     const phaseFormat = node && missing.length > 0 ? formatOfPhase(graph(), node, siblings, required, missing) : undefined

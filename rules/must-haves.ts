@@ -10,16 +10,25 @@ interface Options {
   vagueTruths: boolean
 }
 
-/** Plan-Build-Run's vague phrases, each with what would make it checkable (a pattern that, when present, excuses it). */
-/** "Stays responsive", "responsive while loading": the UI does not freeze, which is a behaviour, not a layout claim. */
+/** "Stays responsive", "responsive while loading": it does not freeze, which is a behaviour, not a speed claim. */
 const doesNotFreeze = /\b(stays?|remains?|keeps?|kept|still|feels?) responsive\b|\bresponsive (while|during|under|when|to (user )?input)\b/i
 
-const vaguePhrases: Array<{phrase: RegExp; why: string; excusedBy?: RegExp}> = [
+/**
+ * What answers requests. "Responsive" said of anything else (a page, a layout, a UI) is responsive web
+ * design, a layout a verifier checks at a phone's and a desktop's width; said of these, it is a speed.
+ */
+const answersRequests = /\b(?:apis?|endpoints?|servers?|backends?|services?|databases?|db|quer(?:y|ies)|requests?|webhooks?)\b/i
+
+/**
+ * Plan-Build-Run's vague phrases, each with what would make it checkable (a pattern that, when present,
+ * excuses it) and, for a word vague only in some sense, what the truth names when it has that sense (`about`).
+ */
+const vaguePhrases: Array<{phrase: RegExp; why: string; excusedBy?: RegExp; about?: RegExp}> = [
   {phrase: /\bshould be good\b/i, why: 'subjective quality'},
   {phrase: /\bwell[- ]tested\b/i, why: 'subjective quality'},
   {phrase: /\bproperly handles?\b|\bhandles? \w+ properly\b/i, why: 'undefined "properly"'},
   {phrase: /\bclean code\b/i, why: 'aesthetic judgment'},
-  {phrase: /(?<![\w./-])responsive(?![\w./-])/i, why: 'no viewport size', excusedBy: /\d|\b(mobile|tablet|desktop|breakpoints?|viewports?)\b/i},
+  {phrase: /(?<![\w./-])responsive(?![\w./-])/i, why: 'no response time', excusedBy: /\d/, about: answersRequests},
   {phrase: /(?<![\w./-])performant(?![\w./-])/i, why: 'no performance number', excusedBy: /\d/},
   {phrase: /(?<![\w./-])robust(?![\w./-])/i, why: 'no resilience mechanism', excusedBy: /\b(retr(y|ies)|timeouts?|backoff|fallback|circuit|idempotent|validat\w*|rollback|transaction\w*|reconnect\w*)\b/i},
   // The claim "X is secure", not the cookie attribute `Secure` or "securely stored".
@@ -72,9 +81,10 @@ export default defineRule<Options>({
       const vague = vaguePhrases.find(
         (candidate) =>
           candidate.phrase.test(text) &&
+          (candidate.about?.test(text) ?? true) &&
           !candidate.excusedBy?.test(text) &&
           !candidate.excusedBy?.test(neighbours) &&
-          !(candidate.why === 'no viewport size' && doesNotFreeze.test(text))
+          !(candidate.about === answersRequests && doesNotFreeze.test(text))
       )
       if (!vague) return
       const phrase = vague.phrase.exec(text)![0]

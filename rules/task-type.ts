@@ -62,15 +62,19 @@ export default defineRule<Options>({
       const range = type.valueRange ?? type.range
       const others = tasks.slice(1).map((task) => lineOf(document, task.openTag[0]))
       const where = others.length === 0 ? '' : ` (here and on line${others.length > 1 ? 's' : ''} ${andList(others.map(String))})`
-      const checkpoint = value.startsWith('checkpoint:')
+      // The executor finds checkpoints with `grep -n "type=\"checkpoint"`: any value it matches stops the run.
+      const checkpoint = value.startsWith('checkpoint')
+      const checkpointKinds = codeList(taskTypes.filter((type) => type.startsWith('checkpoint:')))
       // A bare `checkpoint` meant a checkpoint too, and `manual` or `human` a person's task: offer the checkpoints first.
       const checkpointLike = value.toLowerCase().startsWith('checkpoint') || personTypes.test(value.trim())
       // A word that names no person's task runs as the `auto` its tasks mean: out of the vocabulary, not a wrong run.
       const runsAsMeant = !checkpointLike && value.trim() !== ''
       if (runsAsMeant && !options.reportAutoLikeTypes) continue
       findings.push({
-        message: checkpoint
-          ? `\`${value}\`${where} is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${codeList(taskTypes.filter((type) => type.startsWith('checkpoint:')))}, or add it to the \`additionalTypes\` option`
+        message: value === 'checkpoint'
+          ? `Task type \`checkpoint\`${where} names no kind of checkpoint: the executor stops at it (it finds checkpoints by \`type="checkpoint\`), but the kind says what the person is asked for; use one of ${checkpointKinds}`
+          : checkpoint
+          ? `\`${value}\`${where} is not a documented checkpoint type (the executor stops at it like at any checkpoint); use one of ${checkpointKinds}, or add it to the \`additionalTypes\` option`
           : runsAsMeant
             ? `Task type \`${value}\`${where} is not one of ${codeList(taskTypes)}: the executor runs it as \`auto\`, as the tasks mean; write \`auto\`, or add it to the \`additionalTypes\` option`
             : `Task type \`${value || 'empty'}\`${where} is not one of ${codeList(taskTypes)}: the executor runs it as \`auto\`, unattended; use one of them, or add it to the \`additionalTypes\` option`,
