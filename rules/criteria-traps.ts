@@ -639,7 +639,7 @@ function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPi
         : `\`${relative.revision}\` counts back from the last commit, and a task's checks run before its own commit: the range then starts before the commit that landed last (another task's or another session's) and takes in its changes; pin the task's base (\`<sha>\`), or commit in the action before the check`
     })
   } else {
-    const diff = /\bgit\s+diff\b([^`\n|;&<>]*)/.exec(segment)
+    const diff = gitDiff.exec(segment)
     const rest = diff?.[1].trim()
     // A placeholder (`git diff <pre-task-sha> -- f`) names a revision.
     const placeholder = diff !== null && /^<[\w.-]+>/.test(segment.slice(diff.index + diff[0].length))
@@ -743,6 +743,12 @@ export default defineRule<Options>({
   }
 })
 
+/** `git` and its global options before the subcommand (`git -C app diff`, `git --no-pager log`). */
+const gitCommand = String.raw`\bgit(?:\s+(?:-[Cc]\s+\S+|--no-pager|--(?:git-dir|work-tree)=\S+))*\s+`
+const gitDiffOrLog = new RegExp(String.raw`${gitCommand}(?:diff|log)\b`)
+/** A `git diff` and what follows it up to the end of its stage. */
+const gitDiff = new RegExp(String.raw`${gitCommand}diff\b([^\x60\n|;&<>]*)`)
+
 /**
  * The first `git diff`/`git log` whose pipe stage goes on to name `HEAD~N`,
  * with the revision it names; with `parentKnown` (`HEAD` is the task's own
@@ -753,7 +759,7 @@ export default defineRule<Options>({
 function relativeRevision(segment: string, parentKnown: boolean): {index: number; length: number; revision: string} | undefined {
   let start = 0
   for (const stage of segment.split(/[\n|;&`]/)) {
-    const git = /\bgit\s+(?:diff|log)\b/.exec(stage)
+    const git = gitDiffOrLog.exec(stage)
     if (git) {
       const revisions = [...stage.slice(git.index + git[0].length).matchAll(/\bHEAD~(\d+)/g)]
       const reported = parentKnown ? revisions.find((revision) => revision[1] !== '1') : revisions[0]
