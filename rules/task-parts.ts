@@ -80,12 +80,13 @@ function followsTestsOf(document: PlanDocument, task: Element): boolean {
 }
 
 /**
- * The line of a test list in a task's `<action>` ("Tests:", "Tests in
- * x.test.ts:" or "Write tests for:" before list items, or "- Test 1: …" items), which GSD reads from `<behavior>`.
+ * The line of a test list in a task's `<action>` ("Tests:", "**Tests:** Add to x.test.ts:", "Write tests for:" or
+ * "Write tests in x.test.ts:" before list items, a blank line between them or not, or "- Test 1: …" items), which
+ * GSD reads from `<behavior>`.
  */
 function actionTestList(document: PlanDocument, task: Element): number | undefined {
   for (const action of elementsNamed(task, 'action')) {
-    const list = /^[ \t]*(?:[-*][ \t]*)?(?:\*\*)?(?:(?:unit |new )?tests?(?: cases)?|write tests? for|tests to (?:add|write))(?:[ \t][^\n:]{0,80})?:(?:\*\*)?[ \t]*\r?\n[ \t]*(?:[-*]|\d+[.)])[ \t]|^[ \t]*[-*][ \t]*Test[ \t]+\d+[ \t]*:/im.exec(
+    const list = /^[ \t]*(?:[-*][ \t]*)?(?:\*\*)?(?:(?:unit |new )?tests?(?: cases)?\b|(?:write|add) (?:unit )?tests?\b|tests to (?:add|write))[^\n]{0,120}:(?:\*\*)?[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(?:[-*]|\d+[.)])[ \t]|^[ \t]*[-*][ \t]*Test[ \t]+\d+[ \t]*:/im.exec(
       document.text.slice(action.contentRange[0], Math.min(action.contentRange[1], action.contentRange[0] + 20_000))
     )
     if (list) return lineOf(document, action.contentRange[0] + list.index + list[0].length - list[0].trimStart().length)
