@@ -66,6 +66,7 @@ const cases = [
   {name: 'long line: negative-grep command span', text: () => plan(task('auto', `  <verify>${fill("! grep -c 'X' f ")}</verify>`))},
   {name: 'long line: specific-verification target', text: () => plan(task('auto', `  <verify>${fill('a.b/c.d-e/')}</verify>`))},
   {name: 'long line: awk region check', text: () => plan(task('auto', `  <verify>${fill("awk '/a/,/b/' f | ")}</verify>`))},
+  {name: 'long line: paths in one sentence', text: () => plan(task('auto', `  <action>${fill('- @src/a/b.ts is not modified, see src/c/d.ts ')}</action>`))},
   {name: '16,000 suppression comments', text: () => plan(Array.from({length: 16_000}, () => '<!-- planlint-disable-next-line task-markup -->\n<task>\n').join(''))},
   {name: '50,000 suppression comments', text: () => plan(Array.from({length: 50_000}, () => '<!-- planlint-disable-next-line task-markup -->\n<task>\n').join(''))},
   {name: '4,000 fixable findings (--fix)', fix: true, text: () => plan(fixable(4000))},

@@ -40,7 +40,7 @@ interface CacheData<Findings> {
   facts: Record<string, string>
 }
 
-const cacheFormat = 'planlint-cache-5'
+const cacheFormat = 'planlint-cache-6'
 
 /**
  * What a look-up needs of the run: each file's tree and planning config and,

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {planNodeFromText} from '../src/graph/graph.js'
+import {pathsNamedIn} from '../src/graph/paths-named.js'
 import type {GraphJson, PlanView} from '../src/graph/render-model.js'
 import {planlint, repository, run} from './support/cli.js'
 import {corpus, corpusPresent} from './support/corpus.js'
@@ -193,5 +194,38 @@ describe('the files a plan reads (`filesRead`)', () => {
 
   it('reads a `<context>` never closed to the end of the text', () => {
     expect(filesRead('Use @src/a.ts.\n<context>\nSee @src/b.ts\n')).toEqual(['src/b.ts'])
+  })
+})
+
+describe('the paths a plan names (`pathsNamedIn`)', () => {
+  const named = (body: string, bodyStart = 0) => pathsNamedIn(body, bodyStart).pathsNamed ?? []
+
+  it('takes a word with a folder and an extension, from its body only, without a full stop, a colon or a leading ./', () => {
+    expect(named('Run `cat ./fixtures/a.csv` then node scripts/b.mjs: ok. See src/c.ts.')).toEqual(['fixtures/a.csv', 'scripts/b.mjs', 'src/c.ts'])
+    expect(named('files: src/x.ts\n---\nEdit src/y.ts', 'files: src/x.ts\n---\n'.length)).toEqual(['src/y.ts'])
+    expect(named('See src/a.ts.. and src/b.ts:. Then etc...')).toEqual(['src/a.ts', 'src/b.ts'])
+  })
+
+  it('leaves words that are no path: no folder, no extension, a URL, an absolute path, a word past 300 characters', () => {
+    expect(named(`Edit README.md and src/lib, fetch https://a.io/b.js, read /etc/c.conf and ${'d/'.repeat(200)}e.ts`)).toEqual([])
+  })
+
+  it('drops the paths of a sentence that says the file is left alone', () => {
+    expect(named('src/a.ts is not modified by this plan. Do not touch src/b.ts; don\'t edit src/c.ts\nleave src/d.ts untouched')).toEqual([])
+    expect(named('No changes to src/a.ts. It must never be changed: src/b.ts')).toEqual([])
+  })
+
+  it('keeps the paths of the sentences around it, and of one that says the plan reads the file all the same', () => {
+    expect(named('Read src/a.ts. Do not modify src/b.ts.\nRun src/c.test.ts')).toEqual(['src/a.ts', 'src/c.test.ts'])
+    expect(named('Do not touch src/a.ts. Run src/b.test.ts; do not edit src/c.ts, nor move it away from src/d/')).toEqual(['src/b.test.ts'])
+    expect(named('<done>Nothing left</done><action>Change src/a.ts</action>')).toEqual(['src/a.ts'])
+    expect(named('Reuse src/a.ts verbatim, do NOT modify it.\n- From src/b.ts (not modified here):\nsrc/c.ts is not modified but referenced in tests')).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts'])
+  })
+
+  it('reads a negator as saying nothing of a verb more than three words or a comma after it', () => {
+    expect(named('If the test does not pass, edit src/a.ts.')).toEqual(['src/a.ts'])
+    expect(named('If it is not green after three runs modify src/a.ts')).toEqual(['src/a.ts'])
+    expect(named('The tests in src/a.test.ts pass unchanged')).toEqual(['src/a.test.ts'])
+    expect(named('It is not to be modified: src/a.ts')).toEqual([])
   })
 })

@@ -9,24 +9,74 @@ const maxPathLength = 300
 /** What ends a path written in prose, a code span or a command. */
 const wordDelimiters = new Set([' ', '\t', '\n', '\r', '`', "'", '"', '(', ')', '<', '>', '[', ']', '{', '}', '*', ',', ';', '@', '|', '='])
 
+/** Words that say a file is left alone when one of `negators` comes up to three words before them (`is not modified`, `do not touch`). */
+const changeVerbs = new Set(['modify', 'modifies', 'modified', 'modifying', 'touch', 'touches', 'touched', 'touching', 'edit', 'edits', 'edited', 'editing', 'change', 'changes', 'changed', 'changing'])
+
+const negators = new Set(['not', 'never', 'no', 'dont', 'cannot'])
+
+/** A word that says it alone (`leave src/x.ts untouched`); `unchanged` is as often said of a behaviour or a test that must keep passing. */
+const leftAlone = 'untouched'
+
+/** Words that say the plan reads the file all the same (`reuse src/x.ts verbatim, do not modify it`), and `From` first in a sentence (`From src/x.ts (not modified):`, an interface the plan uses). */
+const readCues = new Set(['read', 'reads', 'reuse', 'reuses', 'copy', 'copies', 'import', 'imports', 'call', 'calls', 'referenced'])
+
 /**
  * The paths a plan's body names as words (`fixtures/x.csv` in its action,
  * `cat src/x.ts` in a check), as `normalizePath` writes them: a word with a
- * folder whose last part has an extension, not a URL. One pass over the body.
+ * folder whose last part has an extension, not a URL. A sentence that says a
+ * file is left alone (`src/x.ts is not modified by this plan`, `do not touch
+ * src/x.ts`) names none, unless it says the plan reads it all the same: its
+ * paths are kept back until the sentence ends (a full stop, a `;`, a line's
+ * end or a tag) and dropped when it says so. One pass over the body.
  */
 export function pathsNamedIn(text: string, bodyStart: number): {pathsNamed?: string[]} {
   const paths = new Set<string>()
+  const sentence = new Set<string>()
+  let negated = false
+  let read = false
+  // Words of the sentence so far.
+  let words = 0
+  // Words since the last negator; past three, it says nothing of the verb.
+  let sinceNegator = Number.POSITIVE_INFINITY
+  const endSentence = () => {
+    if (!negated || read) for (const path of sentence) if (paths.size < maxPathsNamed) paths.add(path)
+    sentence.clear()
+    negated = false
+    read = false
+    words = 0
+    sinceNegator = Number.POSITIVE_INFINITY
+  }
   let start = bodyStart
   for (let at = bodyStart; at <= text.length && paths.size < maxPathsNamed; at++) {
     if (at < text.length && !wordDelimiters.has(text[at])) continue
     let end = at
+    let fullStop = false
     // A sentence's full stop or a colon after the path is not part of it.
-    while (end > start && (text[end - 1] === '.' || text[end - 1] === ':')) end--
-    if (end - start <= maxPathLength) {
+    while (end > start && (text[end - 1] === '.' || text[end - 1] === ':')) {
+      end--
+      if (text[end] === '.') fullStop = true
+    }
+    if (end > start && end - start <= maxPathLength) {
       const word = normalizePath(text.slice(start, end))
       const slash = word.lastIndexOf('/')
-      if (slash > 0 && word.indexOf('.', slash) > slash + 1 && !word.startsWith('/') && !word.includes('://')) paths.add(word)
+      if (slash > 0 && word.indexOf('.', slash) > slash + 1 && !word.startsWith('/') && !word.includes('://')) {
+        if (sentence.size < maxPathsNamed) sentence.add(word)
+      } else if (word.length <= 10) {
+        const lower = word.toLowerCase()
+        // A list marker (`-`, `1.`) is no word of the sentence.
+        if (/\p{L}/u.test(lower)) words++
+        // `don't` is two words here: the `'` ends a word.
+        if (negators.has(lower) || (lower === 't' && text[start - 1] === "'" && text[start - 2] === 'n') || lower.endsWith('n’t')) sinceNegator = 0
+        else if (readCues.has(lower) || (lower === 'from' && words === 1)) read = true
+        else {
+          sinceNegator++
+          if (lower === leftAlone || (changeVerbs.has(lower) && sinceNegator <= 3)) negated = true
+        }
+      }
     }
+    if (fullStop || at === text.length || '\n\r<>;'.includes(text[at])) endSentence()
+    // A comma parts a negator from what follows it (`if it does not pass, edit src/x.ts`).
+    else if (text[at] === ',') sinceNegator = Number.POSITIVE_INFINITY
     start = at + 1
   }
   return paths.size > 0 ? {pathsNamed: [...paths]} : {}

@@ -24,10 +24,14 @@ const maxBlockLength = 2000
  * another plan of its wave: a paragraph, list item or table row that names
  * the file (by path or file name), says it is append-only or edited in
  * different sections (`safeToShare`), and speaks of plans. Normalised as
- * `normalizePath` does. One pass over the body's lines.
+ * `normalizePath` does. One pass over the body's lines, when the body has
+ * the wording at all.
  */
 export function sharedFileNotes(text: string, bodyStart: number, files: readonly string[]): string[] {
   if (files.length === 0) return []
+  const body = text.slice(bodyStart)
+  // Every note has this wording, and most plans have none: one pass over the body spares them the block scan.
+  if (!safeToShare.test(body)) return []
   const noted = new Set<string>()
   const read = (block: string) => {
     const note = block.slice(0, maxBlockLength)
@@ -40,7 +44,7 @@ export function sharedFileNotes(text: string, bodyStart: number, files: readonly
     }
   }
   let block = ''
-  for (const line of text.slice(bodyStart).split('\n')) {
+  for (const line of body.split('\n')) {
     if (line.trim() === '' || blockStart.test(line)) {
       read(block)
       block = ''
