@@ -16,6 +16,8 @@ export interface AutomatableWork {
   unless?: string
   /** Flagged even when the sentence reads as a login: configuring an auth service ("Authentication → URL Configuration") is not logging in. */
   despiteLogin?: boolean
+  /** Flagged even when the sentence asks for an approval: the decision is the person's, writing it into a file the agent's. */
+  despiteApproval?: boolean
 }
 
 interface Options {
@@ -80,7 +82,15 @@ const builtInWork: AutomatableWork[] = [
     tool: ''
   },
   {pattern: String.raw`\bcopy\b[^.\n]{0,60}\b(into|to) (the )?[^.\n]{0,30}\b(dashboard|settings|console|config|\.env)\b`, work: 'copy values between services', tool: ''},
-  {pattern: String.raw`\b(create|edit|update|write|add|append)\b[^\n]{0,60}?(\.env\b|\.env\.local|config file|log file|\b\w+\.(json|ya?ml|toml|ts|js|md|log|txt|csv)\b)`, work: 'create or edit files', tool: 'the Write tool'},
+  // The folders of a path are not counted in the 60 characters (`.planning/debug/cache-diagnostic-log.md`); a dotfile of settings (`.firebaserc`, `.nvmrc`) is a file too.
+  {pattern: String.raw`\b(create|edit|update|write|add|append)\b[^\n]{0,60}?(?:[\w.-]{1,60}\/){0,8}(\.env\b|\.env\.local|config file|log file|\b[\w-]{1,80}\.(json|ya?ml|toml|ts|js|md|log|txt|csv)\b|(?<![\w.-])\.[\w-]{1,40}rc\b)`, work: 'create or edit files', tool: 'the Write tool'},
+  // A section or note added to a log or notes file, named by what it is ("add a note to the diagnostic log"): the person's decision goes into it, the agent writes it.
+  {
+    pattern: String.raw`\b(append|add|write)\b[^.\n]{0,40}\b(sections?|notes?|entry|entries|heading)\b[^.\n]{0,40}\b(to|in|into|at the (end|bottom|top) of)\b[^.\n]{0,40}\b(logs?|journal|changelog|notes file)\b`,
+    work: 'create or edit files',
+    tool: 'the Write tool',
+    despiteApproval: true
+  },
   // Reading a file the repository holds (a SUMMARY, a log) and acting on what it says is the agent's Read tool, not a person's.
   {pattern: String.raw`\b(read|open)\b[^\n]{0,30}?(?<![\w.-])[\w.-]{0,60}?(summary|report|log|results?|findings?)[\w.-]{0,40}\.(md|json|log|txt)\b[^.\n]{0,80}\b(map|match|pick|choose|classify|record|note|decide|branch|append|copy|write)\b`, work: 'read files and act on them', tool: 'the Read tool'},
   // A value in a public page's code (a captcha sitekey, a public client id): curl or a headless browser reads it.
@@ -126,13 +136,15 @@ const secretAsks = [
 /** Logging in: the first of the legitimate asks, which configuring an auth service is not. */
 const loginAsk = String.raw`\b(log ?in|login|sign ?in|sign ?up|authenticat\w*|auth login|re-?auth\w*)\b`
 
+/** An approval: a legitimate ask, but for the file the decision is written into. */
+const approvalAsk = /\b(approv(e|al)|manual review|kyc|identity verification)\b/i
+
 const builtInLegitimate = [
   loginAsk,
   String.raw`\b(verification (link|email|code)|verify (your )?email|confirm(ation)? email|magic link)\b`,
   String.raw`\b(2fa|mfa|two[- ]factor|sms|one[- ]time (code|password)|otp)\b`,
   String.raw`\b(3-?d ?secure|3ds|credit card|payment (method|details))\b`,
   String.raw`\b(oauth|consent|authori[sz]e the app|grant access)\b`,
-  String.raw`\b(approv(e|al)|manual review|kyc|identity verification)\b`,
   String.raw`\b(physical|device|phone|hardware|usb|qr code|plug)\b`,
   String.raw`\b(purchase|buy|billing|subscribe|payment)\b`,
   // Writing in the person's own voice (a foreword, an announcement they sign) is authorship, not file work.
@@ -691,11 +703,13 @@ export default defineRule<Options>({
         const lead = overProse.lead(sentence.start, from)
         const section = overProse.section(sentence.start, from)
         if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || notAgents(over(overProse, sentence.start, sentence.text)) || [sentence.text, lead, section].some((text) => otherLegitimate.some((pattern) => pattern.test(text)))) continue
+        const asksApproval = [sentence.text, lead, section].some((text) => approvalAsk.test(text))
         // An item is read with the line that introduces it: "Add these records:" and "| TXT | send | … |" are one ask.
         const asking = blanked(sentence.text, sentence.start, described)
         const read = lead === '' ? asking : `${lead} ${asking}`
         const item = work.find((candidate) => {
           // In a gate, the git work (merging the release PR) and the reading before it are the gate itself.
+          if (asksApproval && candidate.despiteApproval !== true) return false
           if ((releaseGate && candidate.work.startsWith('do git work')) || (gate && candidate.work.startsWith('read files'))) return false
           // The sentence asks it by itself, or with its lead ("Add these records:" and "| TXT | … |"); what the lead asks by itself it asks once, as its own sentence.
           const alone = candidate.regexp.test(asking)

@@ -165,6 +165,7 @@ const shapes: Array<{name: string; text: (n: number) => string; fix?: boolean; n
   {name: 'lone CRs', text: (n) => cleanPlan.replace(/\n/g, '\r') + 'Line.\r'.repeat(n * 4)},
   {name: 'sentences of a human-action on one line', text: (n) => cleanPlan + `<task type="checkpoint:human-action">\n  <name>Log in</name>\n  <action>${'Run. a. '.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'commands of a human-action on one line', text: (n) => cleanPlan + `<task type="checkpoint:human-action">\n  <name>Log in</name>\n  <action>${'Run make a. '.repeat(n * 10)}</action>\n</task>\n`},
+  {name: 'paths and notes after a file verb of a human-action on one line', text: (n) => cleanPlan + `<task type="checkpoint:human-action">\n  <name>Notes</name>\n  <action>${'add a note to a/b-c/d/e-f/g-h '.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'shared-file note wording on one line', text: (n) => cleanPlan + `${'Both plans appen to distinct sectio. '.repeat(n * 3)}src/storage/step-02.ts is append-only for these plans.\n`},
   {name: '`@` paths after list markers on one line', text: (n) => cleanPlan + '\t- @src/a/b.ts  * @src/c.ts'.repeat(n * 10) + '\n'},
   {name: 'git commands of one pipeline in a check', n: 2000, text: (n) => cleanPlan + `<task type="auto">\n  <name>Count</name>\n  <action>Count.</action>\n  <verify>${'git log 2>&1 | '.repeat(n)}wc -l == 0</verify>\n</task>\n`},
