@@ -190,6 +190,13 @@ const pathLike = /[/\\]|\.[A-Za-z0-9]{1,10}$|^(Dockerfile|Makefile|Procfile|Gemf
 const notPath = /^(n\/a|none|tbd|todo|etc\.?)$/i
 
 /**
+ * A line's first token, up to a bracket (ASCII or full-width: `src/a.ts（更新）` is `src/a.ts` and a note), but for a
+ * folder in parentheses right after a `/` that the path goes on from: a Next.js route group or intercepting route
+ * (`app/(shop)/page.tsx`, `feed/(..)photo/`).
+ */
+const pathToken = /^[\s>*+-]*(?:\d+[.)]\s+)?`?((?:[^\s`()'"（）【】「」]|(?<=[/\\])\([^\s`()'"/\\]{1,40}\)(?=[\w.[/\\]))+)/
+
+/**
  * The paths a `<files>`-like element names. Real plans write one path per
  * line or comma-separated, as list items, in backticks or `<item>` tags, with
  * notes after them (`src/a.ts (NEW)`, `src/b.ts — the parser`, `src/c.ts:55`).
@@ -202,9 +209,9 @@ export function pathEntries(document: PlanDocument, element: Element): PathEntry
   // Tags (`<item>`) are no part of a path.
   const content = blankTags(document.text.slice(start, end))
   // Lines, or parts of a line split at `,` and `;` (full-width ones and `、` too; but not the comma of a `{a,b}` brace group,
-  // nor the `;` ending an HTML entity: `&lt;run-id&gt;`). A path ends at a bracket, ASCII or full-width: `src/a.ts（更新）` is `src/a.ts` and a note.
+  // nor the `;` ending an HTML entity: `&lt;run-id&gt;`).
   for (const piece of content.matchAll(/(?:&#?\w{1,8};|[^\n,;{，；、]|\{[^}\n]*\}?)+/g)) {
-    const token = /^[\s>*+-]*(?:\d+[.)]\s+)?`?([^\s`()'"（）【】「」]+)/.exec(piece[0])
+    const token = pathToken.exec(piece[0])
     if (!token) continue
     // `docs/testing ss/uat-1.png`: a folder name with a space, when it is a path already and the next word goes on with a `/`
     // (not prose: `uses tokio::time::pause/advance`).

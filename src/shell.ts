@@ -219,8 +219,8 @@ function negated(segment: string, call: GrepCall): boolean {
 export function grepTarget(call: GrepCall, isFile: (token: string) => boolean): string | undefined {
   const quoted = /^\s+(['"])([^'"\n]+)\1/.exec(call.rest)
   const candidates = [
-    // A path may hold a route group (`src/app/(dashboard)/page.tsx`), or be quoted.
-    quoted ? quoted[2] : /^\s+((?:[^\s'"`|>&;$()[\]]|\([\w.-]+\)\/)+)/.exec(call.rest)?.[1],
+    // A path may hold a route group (`src/app/(dashboard)/page.tsx`, or as the shell escapes it, `src/app/\(dashboard\)/`), or be quoted.
+    quoted ? quoted[2] : /^\s+((?:[^\s'"`|>&;$()[\]]|\([\w.-]+\\?\)\/)+)/.exec(call.rest)?.[1]?.replace(/\\([()])/g, '$1'),
     /\b(?:cat|tac)\s+([^\s'"`|>&;()]+)/.exec(call.command)?.[1],
     /<\s*([^\s'"`|>&;()]+)/.exec(call.command)?.[1]
   ]
