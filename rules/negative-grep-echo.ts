@@ -69,7 +69,11 @@ export default defineRule({
       elementsNamed(task, 'action').map((action) => {
         const [start, end] = action.contentRange
         // A grep pasted into the action is a command to run, not text to write; a block shown as the code to replace is what goes.
-        const excluded: Range[] = [...grepPatterns(view.slice(start, end), start), ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end && introducesOldCode(view, start, fence[0]))]
+        const excluded: Range[] = [
+          ...grepPatterns(view.slice(start, end), start),
+          ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end && introducesOldCode(view, start, fence[0])),
+          ...unfencedOldCode(view, start, end)
+        ]
         return {task, files, untouched, start, end, excluded}
       })
     )
@@ -208,17 +212,76 @@ function holdsNoComments(file: string): boolean {
  */
 function introducesOldCode(view: string, from: number, fence: number): boolean {
   const before = view.slice(from, fence).trimEnd()
-  const line = before
-    .slice(before.lastIndexOf('\n') + 1)
-    .replace(/`[^`\n]*`/g, ' ')
-    .replace(/[*_#>]/g, ' ')
-    .trim()
+  return presentsOldCode(before.slice(before.lastIndexOf('\n') + 1))
+}
+
+/** Whether a line presents what follows it as the code to take out (`introducesOldCode`). */
+function presentsOldCode(text: string): boolean {
+  const line = introText(text)
   if (!line.endsWith(':')) return false
   if (/^(?:\d+[.)]\s*)?(?:the\s+)?(?:before|old|original|current(?:ly)?|existing|expected output)\b/i.test(line) || /\(\s*(?:current(?:ly)?|existing)\b/i.test(line)) {
     return !/\b(?:after|new|final)\b/i.test(line)
   }
   const verb = /\b(?:replace|change|delete|remove|find|locate|swap)\b/i.exec(line) ?? /замен|удал|ersetz|entfern|reemplaz|remplac|supprim|替换|删除|置き換|削除/i.exec(line)
   return verb !== null && !/\b(?:with|to|into|by|as|add|insert|append|write|use|new|after|final|becomes?|por|con|par|avec|durch|mit)\b|[に为成]|(?:^|\s)на(?:\s|$)/i.test(line.slice(verb.index + verb[0].length))
+}
+
+/** A line read as an introduction: its code spans and emphasis marks turned to spaces, trimmed. */
+function introText(text: string): string {
+  return text
+    .replace(/`[^`\n]*`/g, ' ')
+    .replace(/[*_#>]/g, ' ')
+    .trim()
+}
+
+/**
+ * Whether a line presents the unfenced lines after it as the code to take
+ * out. Stricter than `presentsOldCode`, as no fence marks where the code
+ * ends: it names the code ("The current code reads:", "Current state:"), is
+ * only the word ("Currently (line 12):", "Replace:", "Find:"), or orders its
+ * removal ("Delete the two handlers:"). Not "edit the row (currently line
+ * 5):", whose lines are edits, nor "Before you start, check:".
+ */
+function presentsQuotedOldCode(text: string): boolean {
+  if (!presentsOldCode(text)) return false
+  const line = introText(text)
+  return (
+    /^(?:\d+[.)]\s*)?(?:the\s+)?(?:current|existing|old|original)\s+(?:code|state|version|implementation|text|contents?|lines?|block|snippet|function|body)\b/i.test(line) ||
+    /^(?:\d+[.)]\s*)?(?:before|old|currently|current|original|existing|replace|find|locate)(?:\s*\([^)\n]*\))?\s*:$/i.test(line) ||
+    /^(?:\d+[.)]\s*)?(?:delete|remove)\b/i.test(line)
+  )
+}
+
+/**
+ * Old code quoted without a fence, as the lines after one that presents the
+ * code to take out (`presentsQuotedOldCode`), up to a blank line, a fence or
+ * the line that introduces the new code ("Replace with:", a line ending in a
+ * colon that is indented no deeper than the first, unlike `def load(url):`): their ranges.
+ */
+function unfencedOldCode(view: string, from: number, to: number): Range[] {
+  const blocks: Range[] = []
+  let block: {start: number; indent: number} | undefined
+  for (let start = from; start < to; ) {
+    const end = Math.min(to, endOfLine(view, start))
+    const line = view.slice(start, end)
+    const indent = line.length - line.trimStart().length
+    if (block !== undefined && (line.trim() === '' || /^\s*(?:`{3}|~{3})/.test(line) || (line.trimEnd().endsWith(':') && indent <= block.indent))) {
+      if (start > block.start) blocks.push([block.start, start])
+      block = undefined
+    }
+    if (block === undefined && presentsQuotedOldCode(line)) block = {start: end + 1, indent}
+    start = end + 1
+  }
+  if (block !== undefined && to > block.start) blocks.push([block.start, to])
+  return blocks
+}
+
+/** A search said in words, right before the literal: "Grep for `X`", "search src/ for X", "rg `X`". */
+const searchSaid = /\b(?:grep|rg|ripgrep|search|scan)(?:\s+[\w./*-]+){0,4}\s+for\s*[`'"]?$|\b(?:grep|rg)(?:\s+-\w+)*\s+[`'"]?$/i
+
+/** Whether the literal at `at` is what the action tells the executor to search for; reads a bounded span before it. */
+function searchedFor(view: string, at: number, from: number): boolean {
+  return searchSaid.test(view.slice(Math.max(from, at - 60), at))
 }
 
 /**
@@ -240,7 +303,7 @@ function sentenceLine(view: string, at: number, from: number, to: number): strin
 
 /**
  * The first place `literal` occurs in an action, outside pasted negative
- * greps and outside lines that name it only as what to take away ("delete
+ * greps, searches said in words, old code quoted to be replaced, and lines that name it only as what to take away ("delete
  * the line X") or to leave alone ("do not touch X in Task 1").
  */
 function firstEcho<Zone extends {start: number; end: number; excluded: Range[]}>(
@@ -251,7 +314,7 @@ function firstEcho<Zone extends {start: number; end: number; excluded: Range[]}>
 ): number | undefined {
   for (const zone of zones) {
     for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {
-      if (zone.excluded.some(([start, end]) => at >= start && at < end) || !counts(zone, at)) continue
+      if (zone.excluded.some(([start, end]) => at >= start && at < end) || searchedFor(view, at, zone.start) || !counts(zone, at)) continue
       const line = sentenceLine(view, at, zone.start, zone.end)
       if (!namesOldText(line) && !leavesAlone.test(line)) return at
     }
