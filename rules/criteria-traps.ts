@@ -75,12 +75,12 @@ function exactCounts(segment: string): Array<{count: number; index: number; leng
   return found
 }
 
-/** The numbers a `grep -x N` / `grep --line-regexp N` compares whole lines with, as strings. */
-function lineComparisons(segment: string): string[] {
-  const numbers: string[] = []
+/** The numbers a `grep -x N` / `grep --line-regexp N` compares whole lines with, as strings, with where their grep starts. */
+function lineComparisons(segment: string): Array<{value: string; index: number}> {
+  const numbers = []
   for (const match of segment.matchAll(/\bgrep\s+(-{1,2}[A-Za-z-]{1,40})\s+['"]?(\d+)/g)) {
     const option = match[1]
-    if (option === '--line-regexp' || (/^-[A-Za-z]+$/.test(option) && option.includes('x'))) numbers.push(match[2])
+    if (option === '--line-regexp' || (/^-[A-Za-z]+$/.test(option) && option.includes('x'))) numbers.push({value: match[2], index: match.index})
   }
   return numbers
 }
@@ -273,6 +273,19 @@ interface GitPipeline {
   commandEnd: number
   /** It runs inside a `$(…)`, whose output something else reads. */
   nested: boolean
+  /** The last stage of its pipeline, when it pipes on. */
+  lastStage: string
+  /** Every stage after its own passes on or counts every line it reads (`keepsEveryLine`). */
+  laterKeepEveryLine: boolean
+}
+
+/** A pipeline of a command part: the `git` commands in it, the `|` between its stages, and the `git` commands of its current stage. */
+interface OpenPipeline {
+  depth: number
+  /** Its `git` commands, each with the number of its stage. */
+  gits: Array<{git: GitPipeline; stage: number}>
+  pipes: number[]
+  stage: GitPipeline[]
 }
 
 /**
@@ -284,21 +297,16 @@ interface GitPipeline {
 function gitPipelines(segment: string): GitPipeline[] {
   const found: GitPipeline[] = []
   const parts = commandParts(segment)
-  for (const [from, to] of parts) {
+  for (const [partIndex, [from, to]] of parts.entries()) {
     const stack: Array<'$(' | '(' | '"'> = []
-    const open: Array<{git: GitPipeline; depth: number}> = []
+    // The pipelines with a `git` still open, the deepest last: a `)` or `;` closes the top ones.
+    const open: OpenPipeline[] = []
     const inPart: GitPipeline[] = []
     // Where the commands of the part end: `;`, `&` and `||` outside any `(…)`.
     const separators: number[] = []
     const close = (depth: number, at: number, endsCommand: boolean) => {
       if (endsCommand && depth === 0) separators.push(at)
-      for (let index = open.length - 1; index >= 0; index--) {
-        if (open[index].depth < depth) continue
-        const {git} = open[index]
-        if (git.pipe === undefined) git.stageEnd = Math.min(git.stageEnd, at)
-        git.pipelineEnd = at
-        open.splice(index, 1)
-      }
+      while (open.length > 0 && open[open.length - 1].depth >= depth) closePipeline(segment, open.pop()!, at)
     }
     for (let at = from; at < to; at++) {
       const char = segment[at]
@@ -326,27 +334,37 @@ function gitPipelines(segment: string): GitPipeline[] {
       } else if (char === '|') {
         if (segment[at + 1] === '|') close(stack.length, at++, true)
         else {
-          for (const {git, depth} of open) {
-            if (depth !== stack.length || git.pipe !== undefined) continue
-            git.pipe = at
-            git.stageEnd = at
+          const pipeline = open[open.length - 1]
+          if (pipeline?.depth === stack.length) {
+            pipeline.pipes.push(at)
+            for (const git of pipeline.stage) {
+              git.pipe = at
+              git.stageEnd = at
+            }
+            pipeline.stage = []
           }
         }
       } else if (char === ';' || (char === '&' && segment[at - 1] !== '>' && segment[at + 1] !== '>')) {
         close(stack.length, at, true)
       } else if (char === 'g' && segment.startsWith('git', at) && /^git\s+[a-z]/.test(segment.slice(at, at + 8)) && !/[\w.@/-]/.test(segment[at - 1] ?? '')) {
-        const git = {index: at, stageEnd: to, pipelineEnd: to, commandEnd: to, nested: stack.includes('$(')}
-        open.push({git, depth: stack.length})
+        const git = {index: at, stageEnd: to, pipelineEnd: to, commandEnd: to, nested: stack.includes('$('), lastStage: '', laterKeepEveryLine: true}
+        let pipeline = open[open.length - 1]
+        if (pipeline?.depth !== stack.length) {
+          pipeline = {depth: stack.length, gits: [], pipes: [], stage: []}
+          open.push(pipeline)
+        }
+        pipeline.gits.push({git, stage: pipeline.pipes.length})
+        pipeline.stage.push(git)
         inPart.push(git)
       }
     }
     close(0, to, false)
     // Prose after a code span speaks of its command, up to the next span.
-    const next = parts.find(([start]) => start > to)
-    const partEnd = next ? next[0] - 1 : segment.length
+    const partEnd = partIndex + 1 < parts.length ? parts[partIndex + 1][0] - 1 : segment.length
+    let separator = 0
     for (const git of inPart) {
-      const separator = separators.find((at) => at > git.index)
-      git.commandEnd = separator ?? partEnd
+      while (separator < separators.length && separators[separator] <= git.index) separator++
+      git.commandEnd = separators[separator] ?? partEnd
     }
     found.push(...inPart)
   }
@@ -354,33 +372,65 @@ function gitPipelines(segment: string): GitPipeline[] {
 }
 
 /**
- * Whether a failing `git` reads as a pass: the check wants nothing (`| wc -l
- * | grep -x 0`, `== 0`, "no output") or negates the pipeline, so the nothing
+ * Ends a pipeline at `at`: its `git` commands learn where it ends, its last
+ * stage, and whether every stage after their own keeps every line. Each stage
+ * is read once, however many `git` commands the pipeline holds.
+ */
+function closePipeline(segment: string, pipeline: OpenPipeline, at: number): void {
+  const {pipes} = pipeline
+  const stages = pipes.map((pipe, index) => segment.slice(pipe + 1, pipes[index + 1] ?? at).trim())
+  // keptFrom[i]: every stage from the i-th on keeps every line.
+  const keptFrom: boolean[] = []
+  for (let index = stages.length - 1; index >= 0; index--) keptFrom[index] = keepsEveryLine.test(stages[index]) && (keptFrom[index + 1] ?? true)
+  for (const {git, stage} of pipeline.gits) {
+    if (git.pipe === undefined) git.stageEnd = Math.min(git.stageEnd, at)
+    git.pipelineEnd = at
+    git.lastStage = stages[stages.length - 1] ?? ''
+    git.laterKeepEveryLine = keptFrom[stage] ?? true
+  }
+}
+
+/**
+ * The `git` commands of a segment whose failure reads as a pass: the check
+ * wants nothing (`| wc -l | grep -x 0`, `== 0`, "no output") after its pipe,
+ * or negates the pipeline, so the nothing
  * a failing `git` prints passes it. Output read or captured in `$(…)` and
  * compared with something else fails when `git` does, as it should; and a
  * pipeline whose output nothing compares (`git log | head -20`, `git status
  * --porcelain | wc -l`) passes whatever `git` does: its output, where `git`'s
  * error shows, is the check. Nor is the failure hidden when `git`'s errors
  * join the pipe (`2>&1`) and nothing after filters lines: the error is output.
+ * Read once per segment: `wantsNothing` (`wantsNothingAt`) and the `2>&1`s are
+ * found once and looked up for each `git`, so a long line stays linear.
  */
-function swallowsGitFailure(segment: string, git: GitPipeline): boolean {
-  if (git.pipe === undefined) return false
-  if (negatedAt(segment, git.index)) return true
-  const after = segment.slice(git.pipe + 1, git.commandEnd)
-  if (!lineComparisons(after).includes('0') && !wantsNoOutput.test(after)) return false
-  return !(/\s2>&1(?!\d)/.test(segment.slice(git.index, git.stageEnd)) && laterStages(segment, git).every((stage) => keepsEveryLine.test(stage)))
+function swallowedGits(segment: string, pipelines: GitPipeline[], wantsNothing: number[]): Set<GitPipeline> {
+  const piped = pipelines.filter((git) => git.pipe !== undefined)
+  if (piped.length === 0) return new Set()
+  // Where `git`'s errors join the pipe: found once, then looked up per `git`.
+  const joinsErrors = [...segment.matchAll(/\s2>&1(?!\d)/g)].map((match) => match.index)
+  return new Set(
+    piped.filter(
+      (git) =>
+        negatedAt(segment, git.index) ||
+        (anyWithin(wantsNothing, git.pipe! + 1, git.commandEnd) && !(anyWithin(joinsErrors, git.index, git.stageEnd) && git.laterKeepEveryLine))
+    )
+  )
+}
+
+/** Where a segment's words or comparisons want no output (`wantsNoOutput`, `grep -x 0`), in order. None spans a `|`, `;` or `&`, so one that starts in a command's pipe stages lies in them. */
+function wantsNothingAt(segment: string): number[] {
+  const starts = [...segment.matchAll(wantsNoOutput)].map((match) => match.index)
+  for (const comparison of lineComparisons(segment)) if (comparison.value === '0') starts.push(comparison.index)
+  return starts.sort((a, b) => a - b)
+}
+
+/** Whether one of `starts` (in order) lies in `[from, to)`. */
+function anyWithin(starts: number[], from: number, to: number): boolean {
+  return countUpTo(starts, (start) => start, to - 1) > countUpTo(starts, (start) => start, from - 1)
 }
 
 /** Stages that pass on or count every line they read, so an error line piped into them still shows. */
 const keepsEveryLine = /^`?(?:wc|cat|tee|sort|tr)\b/
-
-/** The stages of the pipeline after a `git`'s own. */
-function laterStages(segment: string, git: GitPipeline): string[] {
-  return segment
-    .slice((git.pipe ?? git.index) + 1, git.pipelineEnd)
-    .split('|')
-    .map((stage) => stage.trim())
-}
 
 /**
  * The check wants no output, what a failing command prints: the words of any
@@ -388,17 +438,11 @@ function laterStages(segment: string, git: GitPipeline): string[] {
  * "nothing" without a verb ("returns EMPTY"), which after a `git` command
  * speak of its output (a grep's "no lines" may speak of a later stage's).
  */
-const wantsNoOutput = new RegExp(String.raw`${expectsNoOutput}|(?:==?|-eq)\s*0(?!\d)|\bno\s+lines?\b|(?<!non-|not )\bempty\b|\bnothing\b`, 'i')
+const wantsNoOutput = new RegExp(String.raw`${expectsNoOutput}|(?:==?|-eq)\s*0(?!\d)|\bno\s+lines?\b|(?<!non-|not )\bempty\b|\bnothing\b`, 'gi')
 
 /** `! git …`: the pipeline's status is turned over. */
 function negatedAt(segment: string, index: number): boolean {
   return /!\s*`?$/.test(segment.slice(Math.max(0, index - 4), index))
-}
-
-/** The last stage of the pipeline a `git` pipes into. */
-function lastStage(segment: string, git: GitPipeline): string {
-  const stages = laterStages(segment, git)
-  return stages[stages.length - 1]
 }
 
 /**
@@ -407,19 +451,19 @@ function lastStage(segment: string, git: GitPipeline): string {
  * -qxF 'feat: x'`). After it in an `&&` chain, a `git` on the same
  * repository cannot fail alone: the chain stops first.
  */
-function guardingGit(segment: string, pipelines: GitPipeline[]): GitPipeline | undefined {
+function guardingGit(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPipeline>, wantsNothing: number[]): GitPipeline | undefined {
   return pipelines.find((git) =>
     git.pipe === undefined
       ? // A bare `git` fails its check unless the check wants it to print nothing (`git diff --stat f` "returns EMPTY").
-        !git.nested && !negatedAt(segment, git.index) && !wantsNoOutput.test(segment.slice(git.stageEnd, git.commandEnd))
-      : pipesIntoMatch(segment, git)
+        !git.nested && !negatedAt(segment, git.index) && !anyWithin(wantsNothing, git.stageEnd, git.commandEnd)
+      : pipesIntoMatch(segment, git, swallowed)
   )
 }
 
 /** A `git` piped into a grep that must match (`git log -1 --pretty=%s | grep -qxF 'feat: x'`): a failure or an empty output fails the check. */
-function pipesIntoMatch(segment: string, git: GitPipeline): boolean {
-  if (git.pipe === undefined || git.nested || negatedAt(segment, git.index) || swallowsGitFailure(segment, git)) return false
-  const grep = grepCalls(lastStage(segment, git))[0]
+function pipesIntoMatch(segment: string, git: GitPipeline, swallowed: Set<GitPipeline>): boolean {
+  if (git.pipe === undefined || git.nested || negatedAt(segment, git.index) || swallowed.has(git)) return false
+  const grep = grepCalls(git.lastStage)[0]
   return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options)
 }
 
@@ -441,7 +485,7 @@ function pinsHead(text: string): boolean {
     gitPipelines(segment.text).some((git) => {
       if (!readsHeadCommit(segment.text.slice(git.index, git.stageEnd))) return false
       if (git.pipe === undefined) return /\p{L}/u.test(segment.text.slice(0, git.index).replace(/`$/, '') + segment.text.slice(git.stageEnd + 1))
-      const grep = grepCalls(lastStage(segment.text, git))[0]
+      const grep = grepCalls(git.lastStage)[0]
       return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options) && !negatedAt(segment.text, git.index)
     })
   )
@@ -517,7 +561,7 @@ interface Chain {
 }
 
 /** The traps in one `&&`/`||` segment of a check. */
-function trapsIn(segment: string, pipelines: GitPipeline[], committed: boolean, chain: Chain): TrapIn[] {
+function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPipeline>, committed: boolean, chain: Chain): TrapIn[] {
   const traps: TrapIn[] = []
   const calls = grepCalls(segment)
   if (calls.some((call) => countsMatches(call.options))) {
@@ -558,12 +602,12 @@ function trapsIn(segment: string, pipelines: GitPipeline[], committed: boolean, 
     })
   }
   const covered = (stage: string) => chain.guard !== undefined && remoteRefs(stage).every((ref) => chain.guard!.includes(ref))
-  const swallowed = pipelines.find((git) => git.pipe !== undefined && swallowsGitFailure(segment, git) && !covered(segment.slice(git.index, git.stageEnd)))
-  if (swallowed) {
-    const stage = segment.slice(swallowed.index, swallowed.stageEnd).trimEnd()
+  const hidden = pipelines.find((git) => swallowed.has(git) && !covered(segment.slice(git.index, git.stageEnd)))
+  if (hidden) {
+    const stage = segment.slice(hidden.index, hidden.stageEnd).trimEnd()
     traps.push({
       trap: 'R4',
-      index: swallowed.index,
+      index: hidden.index,
       length: stage.length,
       cause: `R4 ${stage.replace(/\s+/g, ' ')}`,
       message: 'A `git` command before a pipe: the pipeline reports the last command\'s status, so a failing `git` reads as clean; capture its status first',
@@ -595,7 +639,7 @@ function trapsIn(segment: string, pipelines: GitPipeline[], committed: boolean, 
         : `\`${relative.revision}\` counts back from the last commit, and a task's checks run before its own commit: the range then starts before the commit that landed last (another task's or another session's) and takes in its changes; pin the task's base (\`<sha>\`), or commit in the action before the check`
     })
   } else {
-    const diff = /\bgit\s+diff\b([^`\n|;&<>]*)/.exec(segment)
+    const diff = gitDiff.exec(segment)
     const rest = diff?.[1].trim()
     // A placeholder (`git diff <pre-task-sha> -- f`) names a revision.
     const placeholder = diff !== null && /^<[\w.-]+>/.test(segment.slice(diff.index + diff[0].length))
@@ -609,7 +653,7 @@ function trapsIn(segment: string, pipelines: GitPipeline[], committed: boolean, 
         index: diff.index,
         length: text.length,
         cause: `R6 ${text.replace(/\s+/g, ' ')}`,
-        message: `A bare \`git diff\` shows nothing for a committed change, so this check ${piped && pipesIntoMatch(segment, piped) ? 'fails once the change is committed, whatever the change' : 'passes without testing it'}; pin a range (\`<sha>^..<sha>\`), unless it is meant to check the uncommitted tree`,
+        message: `A bare \`git diff\` shows nothing for a committed change, so this check ${piped && pipesIntoMatch(segment, piped, swallowed) ? 'fails once the change is committed, whatever the change' : 'passes without testing it'}; pin a range (\`<sha>^..<sha>\`), unless it is meant to check the uncommitted tree`,
         severity: 'warning'
       })
     }
@@ -642,10 +686,12 @@ export default defineRule<Options>({
     const read = zones.map(({element}) =>
       shellSegments(view.slice(...element.contentRange), element.contentRange[0]).map((segment) => {
         const pipelines = gitPipelines(segment.text)
-        const guard = guardingGit(segment.text, pipelines)
+        const wantsNothing = wantsNothingAt(segment.text)
+        const swallowed = swallowedGits(segment.text, pipelines, wantsNothing)
+        const guard = guardingGit(segment.text, pipelines, swallowed, wantsNothing)
         const guardText = guard ? segment.text.slice(guard.index, guard.stageEnd) : undefined
         if (guardText) taskGuards.set(taskOf(element), `${taskGuards.get(taskOf(element)) ?? ''} ${guardText}`)
-        return {segment, pipelines, guardText}
+        return {segment, pipelines, swallowed, guardText}
       })
     )
     const found: Found[] = []
@@ -669,11 +715,11 @@ export default defineRule<Options>({
       const committed = committing.has(task)
       const chain: Chain = {guard: taskGuards.get(task), pinned: pinned.has(task)}
       let previousEnd: number | undefined
-      for (const {segment, pipelines, guardText} of read[zoneIndex]) {
+      for (const {segment, pipelines, swallowed, guardText} of read[zoneIndex]) {
         // A segment after `&&` runs only when the ones before it passed; a new line starts a new chain.
         if (previousEnd === undefined || view.slice(previousEnd, segment.start).trim() !== '&&') chain.guard = taskGuards.get(task)
         previousEnd = segment.start + segment.text.length
-        for (const trap of trapsIn(segment.text, pipelines, committed, chain)) {
+        for (const trap of trapsIn(segment.text, pipelines, swallowed, committed, chain)) {
           found.push({...trap, range: [segment.start + trap.index, segment.start + trap.index + trap.length]})
         }
         if (guardText) chain.guard = `${chain.guard ?? ''} ${guardText}`
@@ -697,6 +743,12 @@ export default defineRule<Options>({
   }
 })
 
+/** `git` and its global options before the subcommand (`git -C app diff`, `git --no-pager log`). */
+const gitCommand = String.raw`\bgit(?:\s+(?:-[Cc]\s+\S+|--no-pager|--(?:git-dir|work-tree)=\S+))*\s+`
+const gitDiffOrLog = new RegExp(String.raw`${gitCommand}(?:diff|log)\b`)
+/** A `git diff` and what follows it up to the end of its stage. */
+const gitDiff = new RegExp(String.raw`${gitCommand}diff\b([^\x60\n|;&<>]*)`)
+
 /**
  * The first `git diff`/`git log` whose pipe stage goes on to name `HEAD~N`,
  * with the revision it names; with `parentKnown` (`HEAD` is the task's own
@@ -707,7 +759,7 @@ export default defineRule<Options>({
 function relativeRevision(segment: string, parentKnown: boolean): {index: number; length: number; revision: string} | undefined {
   let start = 0
   for (const stage of segment.split(/[\n|;&`]/)) {
-    const git = /\bgit\s+(?:diff|log)\b/.exec(stage)
+    const git = gitDiffOrLog.exec(stage)
     if (git) {
       const revisions = [...stage.slice(git.index + git[0].length).matchAll(/\bHEAD~(\d+)/g)]
       const reported = parentKnown ? revisions.find((revision) => revision[1] !== '1') : revisions[0]
