@@ -646,9 +646,13 @@ export default defineRule<Options>({
       // A maintainer's review the plan marks as such ("MAINTAINER REVIEW REQUIRED") is a gate as an approval is.
       const gate = approval || releaseGate || maintainerReview.test(asked)
       const rangeOf = (offset: number) => ranges.find(([start, end]) => offset >= start && offset < end)?.[0] ?? offset
-      const partOfAgent = (offset: number) => givesToAgent(overDocument.section(offset, rangeOf(offset))) || givesToAgent(overDocument.lead(offset, rangeOf(offset)))
-      const taskText = document.text.slice(task.contentRange[0], task.contentRange[1])
       const fenceStart = (offset: number) => document.opaque.find((region) => region.kind === 'fenced' && offset >= region.range[0] && offset < region.range[1])?.range[0] ?? offset
+      // A fence under the prose that gives it to the agent ("Claude runs the capture and the checks below:", a blank line, the fence) is the agent's too.
+      const partOfAgent = (offset: number) =>
+        givesToAgent(overDocument.section(offset, rangeOf(offset))) ||
+        givesToAgent(overDocument.lead(offset, rangeOf(offset))) ||
+        (fenceStart(offset) !== offset && givesToAgent(overDocument.proseBefore(fenceStart(offset), rangeOf(offset))))
+      const taskText = document.text.slice(task.contentRange[0], task.contentRange[1])
       // A line and what stands over it, nearest first: its lead, its paragraph's opening, its section's heading.
       const over = (lines: LinesOver, offset: number, line: string) => [line, lines.lead(offset, rangeOf(offset)), lines.paragraphOpening(offset, rangeOf(offset)), lines.section(offset, rangeOf(offset))]
       // In a person's task, every step is on their machine but those put on the agent's.
