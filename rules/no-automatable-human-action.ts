@@ -184,9 +184,12 @@ const onAgentMachine = agentsPlace(String.raw`(?:host|box|machine|server|worksta
 /** A checkout ("in the repo checkout"): a folder, the agent's unless the same line puts it on a machine the agent does not reach ("in the repo checkout on the user's VM"). */
 const inCheckout = agentsPlace(String.raw`checkout\b`)
 
-/** "On the build host", "in the repo checkout": a place of the agent's, named by what `thing` (a pattern) says it is. */
+/**
+ * "On the build host", "in the repo checkout": a place of the agent's, named by what `thing` (a pattern) says it is;
+ * also "on Linux build host" and a line or heading that opens with it ("**Linux build host (before the VM):**").
+ */
 function agentsPlace(thing: string): RegExp {
-  return new RegExp(String.raw`\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -]${thing}`, 'i')
+  return new RegExp(String.raw`(?:\b(?:on|in|at) (?:the|this|your|our|a) |\bon |^[\s*#>_]*)(?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -]${thing}`, 'i')
 }
 
 /** Where the first of `texts` (a line, then what stands over it) that names a place puts the step: the agent's machine, one it does not reach, or neither. */
