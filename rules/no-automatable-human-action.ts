@@ -1,5 +1,5 @@
 import {commandWords, commandsIn, isLogin, isLoginCheck, isReleaseAct, isRunAsk, launchesDesktopApp, LineTests, readRanges, runVerb, type CommandAsk} from '../src/commands.js'
-import {firstAtLeast, type Range} from '../src/model/text.js'
+import {firstAtLeast, SortedRanges, type Range} from '../src/model/text.js'
 import {blankTags, taskType} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 import type {PlanDocument} from '../src/model/document.js'
@@ -272,15 +272,17 @@ function describedIn(text: string, from: number, to: number): Range[] {
   return ranges
 }
 
-/** `text` (which starts at `offset`) with the parts in `ranges` blanked to spaces. */
-function blanked(text: string, offset: number, ranges: Range[]): string {
-  let result = text
-  for (const [start, end] of ranges) {
+/** `text` (which starts at `offset`) with the parts in `ranges` blanked to spaces, in one pass over it. */
+function blanked(text: string, offset: number, ranges: SortedRanges): string {
+  const parts: string[] = []
+  let at = 0
+  for (const [start, end] of ranges.within(offset, offset + text.length)) {
     const from = Math.max(0, start - offset)
     const to = Math.min(text.length, end - offset)
-    if (from < to) result = result.slice(0, from) + ' '.repeat(to - from) + result.slice(to)
+    parts.push(text.slice(at, from), ' '.repeat(to - from))
+    at = to
   }
-  return result
+  return at === 0 ? text : parts.join('') + text.slice(at)
 }
 
 /** A sentence that edits a file ("Claude updates `ROADMAP.md`", "the executor will mark the plan done"). */
@@ -648,8 +650,9 @@ export default defineRule<Options>({
       const releaseGate = (releases.test(asked) && reviews.test(asked)) || given.some((command) => isReleaseAct(command.words, {registryOnly: true}))
       // A maintainer's review the plan marks as such ("MAINTAINER REVIEW REQUIRED") is a gate as an approval is.
       const gate = approval || releaseGate || maintainerReview.test(asked)
-      const rangeOf = (offset: number) => ranges.find(([start, end]) => offset >= start && offset < end)?.[0] ?? offset
-      const fenceStart = (offset: number) => document.opaque.find((region) => region.kind === 'fenced' && offset >= region.range[0] && offset < region.range[1])?.range[0] ?? offset
+      const readParts = new SortedRanges(ranges)
+      const rangeOf = (offset: number) => readParts.holding(offset)?.[0] ?? offset
+      const fenceStart = (offset: number) => document.fenced.holding(offset)?.[0] ?? offset
       // A fence under the prose that gives it to the agent ("Claude runs the capture and the checks below:", a blank line, the fence) is the agent's too.
       const partOfAgent = (offset: number) =>
         givesToAgent(overDocument.section(offset, rangeOf(offset))) ||
@@ -672,8 +675,8 @@ export default defineRule<Options>({
       const overProse = (proseLines ??= new LinesOver(prose))
       const proseText = prose
       // What a bot's PR, a workflow or CI does by itself, said in the task: described, not asked.
-      const described = ranges.flatMap(([start, end]) => describedIn(proseText, start, end))
-      const isDescribed = (offset: number) => described.some(([start, end]) => offset >= start && offset < end)
+      const described = SortedRanges.union(ranges.flatMap(([start, end]) => describedIn(proseText, start, end)))
+      const isDescribed = (offset: number) => described.holding(offset) !== undefined
       // The person's look before deciding: any read-only command in a gate; a git or gh one where they confirm what a merge brought and do no git work themselves.
       const gitOrGh = given.filter((command) => ['git', 'gh'].includes(command.words[0]))
       const landed = confirmsLanded(asked) && gitOrGh.every(isLookup)
@@ -713,6 +716,7 @@ export default defineRule<Options>({
               ? `This human-action asks a person to run the SQL \`${quoted(command.text)}\`, which the executor can run with psql or the platform's CLI`
               : `This human-action asks a person to run \`${quoted(command.text)}\`, which the executor can run with the Bash tool`
       }))
+      const taken = SortedRanges.union([...asks.map((ask) => ask.range), ...theirs])
       for (const sentence of sentences) {
         const from = rangeOf(sentence.start)
         const lead = overProse.lead(sentence.start, from)
@@ -740,7 +744,8 @@ export default defineRule<Options>({
         if (!item) continue
         const text = sentence.text.trim().replace(/^[-*+]\s+/, '')
         const start = sentence.start + sentence.text.indexOf(text)
-        if ([...asks.map((ask) => ask.range), ...theirs].some(([from, to]) => from < start + text.length && to > start)) continue
+        // Sentences are apart, so only a command's ask or a command of the person's can hold this one.
+        if (taken.overlaps(start, start + text.length)) continue
         asks.push({range: [start, start + text.length], message: `This human-action asks a person to ${item.work} ("${quoted(text)}"), which ${toolFor(read, item)} can do`})
       }
       if (asks.length === 0) continue

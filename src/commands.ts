@@ -7,7 +7,7 @@
  */
 import type {PlanDocument} from './model/document.js'
 import type {Element} from './model/markup.js'
-import type {Range} from './model/text.js'
+import {SortedRanges, type Range} from './model/text.js'
 
 /** How a command was given; `slash` is a workflow's slash command in a code span (`/gsd:execute-phase 4`), `sql` a statement in an SQL fence. */
 export type CommandForm = 'fence' | 'span' | 'prompt' | 'run' | 'slash' | 'sql'
@@ -333,15 +333,16 @@ function codeSpans(line: string): Array<[number, number]> {
 export function commandsIn(document: PlanDocument, ranges: Range[], more: ReadonlySet<string> = new Set(), {slashCommands = false, sql = false} = {}): CommandAsk[] {
   const {text} = document
   const found: CommandAsk[] = []
-  const fences = document.opaque.filter((region) => region.kind === 'fenced' && ranges.some(([start, end]) => region.range[1] > start && region.range[0] < end))
-  const inFence = (offset: number) => fences.some((region) => offset >= region.range[0] && offset < region.range[1])
-  for (const region of fences) {
-    const [start, end] = region.range
+  // `ranges` come in order and apart (`readRanges`), as fenced regions do: each look-up is a binary search, not a scan.
+  const asked = new SortedRanges(ranges)
+  const fences = new SortedRanges(ranges.flatMap(([from, to]) => [...document.fenced.within(from, to)]).filter((range, index, all) => range !== all[index - 1]))
+  const inFence = (offset: number) => fences.holding(offset) !== undefined
+  for (const [start, end] of fences.ranges) {
     const opener = text.indexOf('\n', start)
     if (opener === -1 || opener >= end) continue
     const language = fenceLanguage(text.slice(start, opener))
     const before = text.slice(text.lastIndexOf('\n', Math.max(0, text.lastIndexOf('\n', start - 1) - 1)) + 1, start).trim()
-    if (sql && sqlLanguages.has(language) && ranges.some(([from, to]) => start >= from && start < to)) {
+    if (sql && sqlLanguages.has(language) && asked.holding(start) !== undefined) {
       const statement = firstStatement(text, opener + 1, end)
       if (statement) found.push({...statement, form: 'sql', context: `${before}\n${statement.text}`, at: before.length + 1})
       continue
@@ -355,7 +356,7 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
       const trimmed = raw.trimStart()
       const unprompted = withoutPrompt(trimmed)
       const words = /^(`{3,}|~{3,})/.test(trimmed) ? undefined : commandWords(unprompted, more)
-      if (words && ranges.some(([from, to]) => lineStart >= from && lineStart < to)) {
+      if (words && asked.holding(lineStart) !== undefined) {
         const at = lineStart + raw.length - unprompted.length
         found.push({text: unprompted.trim(), range: [at, at + unprompted.trimEnd().length], words, form: 'fence', context: `${before}\n${raw}`, at: before.length + 1 + at - lineStart})
       }

@@ -154,6 +154,9 @@ async function cpuTime(text: string, fix = false): Promise<number> {
   return best
 }
 
+/** A plan with one human-action whose `<action>` is `action`. */
+const humanAction = (action: string) => `${cleanPlan}<task type="checkpoint:human-action">\n  <name>Log in</name>\n  <action>${action}</action>\n</task>\n`
+
 /** Shapes that were super-linear once: each is the text for a count `n` of its repeated part. */
 const shapes: Array<{name: string; text: (n: number) => string; fix?: boolean; n?: number}> = [
   {name: 'suppression comments', text: (n) => cleanPlan + '<!-- planlint-disable-next-line task-markup -->\n<task>\n'.repeat(n)},
@@ -165,6 +168,9 @@ const shapes: Array<{name: string; text: (n: number) => string; fix?: boolean; n
   {name: 'lone CRs', text: (n) => cleanPlan.replace(/\n/g, '\r') + 'Line.\r'.repeat(n * 4)},
   {name: 'sentences of a human-action on one line', text: (n) => cleanPlan + `<task type="checkpoint:human-action">\n  <name>Log in</name>\n  <action>${'Run. a. '.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'commands of a human-action on one line', text: (n) => cleanPlan + `<task type="checkpoint:human-action">\n  <name>Log in</name>\n  <action>${'Run make a. '.repeat(n * 10)}</action>\n</task>\n`},
+  {name: 'clauses a bot does, on the line of a human-action', text: (n) => humanAction(Array.from({length: n * 10}, (_, index) => `the PR runs x; run \`npm t${index}\``).join(' '))},
+  {name: 'asks of a human-action, sentence after sentence', text: (n) => humanAction('Deploy the app. '.repeat(n * 10))},
+  {name: 'commands between the parts of a human-action the person does not read', text: (n) => humanAction(Array.from({length: n * 10}, (_, index) => `Run \`npm t${index}\`\n<done>x</done>`).join('\n'))},
   {name: 'paths and notes after a file verb of a human-action on one line', text: (n) => cleanPlan + `<task type="checkpoint:human-action">\n  <name>Notes</name>\n  <action>${'add a note to a/b-c/d/e-f/g-h '.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'shared-file note wording on one line', text: (n) => cleanPlan + `${'Both plans appen to distinct sectio. '.repeat(n * 3)}src/storage/step-02.ts is append-only for these plans.\n`},
   {name: '`@` paths after list markers on one line', text: (n) => cleanPlan + '\t- @src/a/b.ts  * @src/c.ts'.repeat(n * 10) + '\n'},

@@ -9,7 +9,7 @@ import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {closeTagAtStart, isPlanElementName, leadingTag, parseMarkup, tagsInLine, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
 import {byteOrderMarkLength, scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
-import {LineIndex, lineRanges, utf16Of, type Range} from './text.js'
+import {LineIndex, lineRanges, SortedRanges, utf16Of, type Range} from './text.js'
 import {textOf, treeNodes} from './tree.js'
 
 export type DocumentKind = 'plan' | 'summary' | 'agent-output' | 'other'
@@ -29,6 +29,8 @@ export interface PlanDocument {
   markupProblems: MarkupProblem[]
   headings: Heading[]
   opaque: OpaqueRegion[]
+  /** The fenced code of `opaque` (only the outermost of nested fences), found by offset. */
+  fenced: SortedRanges
   /** Inline suppression comments (`<!-- planlint-disable x -->`, `<!--lint ignore x-->`), in source order. */
   directives: Directive[]
   /**
@@ -276,6 +278,7 @@ export function buildDocument(text: string, filePath?: string, tree?: Root, fron
   let markup: (ReturnType<typeof parseMarkup> & {opaque: OpaqueRegion[]}) | undefined
   let directives: Directive[] | undefined
   let kind: DocumentKind | undefined
+  let fenced: SortedRanges | undefined
   const lineIndex = () => (lines ??= new LineIndex(text))
   /** Builds a part of the model like a rule runs: a failure is recorded on the document and the part reads as `empty`. */
   const guarded = <Part>(build: () => Part, empty: () => Part): Part => {
@@ -331,6 +334,10 @@ export function buildDocument(text: string, filePath?: string, tree?: Root, fron
     },
     get opaque() {
       return markupOf().opaque
+    },
+    get fenced() {
+      // `fencedRegions` gives them in order and apart, ahead of the other kinds.
+      return (fenced ??= new SortedRanges(markupOf().opaque.filter((region) => region.kind === 'fenced').map((region) => region.range)))
     },
     get directives() {
       // Every directive spells `lint` (`planlint-disable`, `lint ignore`): without it, no comment need be found, nor code read.

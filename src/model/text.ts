@@ -94,3 +94,45 @@ export function firstAtLeast(values: readonly number[], value: number): number {
   }
   return low
 }
+
+/**
+ * Ranges in order and apart (each ends at or before the next starts), found by
+ * offset with a binary search: a look-up per command or sentence costs log n,
+ * not a scan of every range.
+ */
+export class SortedRanges {
+  private readonly ends: number[]
+
+  constructor(readonly ranges: readonly Range[]) {
+    this.ends = ranges.map(([, end]) => end)
+  }
+
+  /** The union of `ranges` (in any order, overlapping or not), empty ones left out. */
+  static union(ranges: readonly Range[]): SortedRanges {
+    const merged: Range[] = []
+    for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+      if (start >= end) continue
+      const last = merged.at(-1)
+      if (last && start <= last[1]) last[1] = Math.max(last[1], end)
+      else merged.push([start, end])
+    }
+    return new SortedRanges(merged)
+  }
+
+  /** The range that holds `offset`, if one does. */
+  holding(offset: number): Range | undefined {
+    const range = this.ranges[firstAtLeast(this.ends, offset + 1)]
+    return range !== undefined && range[0] <= offset ? range : undefined
+  }
+
+  /** Whether a range shares a character with `[start, end)`. */
+  overlaps(start: number, end: number): boolean {
+    const range = this.ranges[firstAtLeast(this.ends, start + 1)]
+    return range !== undefined && range[0] < end
+  }
+
+  /** The ranges that share a character with `[start, end)`, in order. */
+  *within(start: number, end: number): Generator<Range> {
+    for (let index = firstAtLeast(this.ends, start + 1); index < this.ranges.length && this.ranges[index][0] < end; index++) yield this.ranges[index]
+  }
+}
