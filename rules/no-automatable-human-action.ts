@@ -184,9 +184,12 @@ const onAgentMachine = agentsPlace(String.raw`(?:host|box|machine|server|worksta
 /** A checkout ("in the repo checkout"): a folder, the agent's unless the same line puts it on a machine the agent does not reach ("in the repo checkout on the user's VM"). */
 const inCheckout = agentsPlace(String.raw`checkout\b`)
 
-/** "On the build host", "in the repo checkout": a place of the agent's, named by what `thing` (a pattern) says it is. */
+/**
+ * "On the build host", "in the repo checkout": a place of the agent's, named by what `thing` (a pattern) says it is;
+ * also "on Linux build host" and a line or heading that opens with it ("**Linux build host (before the VM):**").
+ */
 function agentsPlace(thing: string): RegExp {
-  return new RegExp(String.raw`\b(?:on|in|at) (?:the|this|your|our|a) (?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -]${thing}`, 'i')
+  return new RegExp(String.raw`(?:\b(?:on|in|at) (?:the|this|your|our|a) |\bon |^[\s*#>_]*)(?:linux |macos |windows |local |main )?(?:build|dev|development|local|repo|repository|ci)[ -]${thing}`, 'i')
 }
 
 /** Where the first of `texts` (a line, then what stands over it) that names a place puts the step: the agent's machine, one it does not reach, or neither. */
@@ -649,9 +652,13 @@ export default defineRule<Options>({
       const gate = approval || releaseGate || maintainerReview.test(asked)
       const readParts = new SortedRanges(ranges)
       const rangeOf = (offset: number) => readParts.holding(offset)?.[0] ?? offset
-      const partOfAgent = (offset: number) => givesToAgent(overDocument.section(offset, rangeOf(offset))) || givesToAgent(overDocument.lead(offset, rangeOf(offset)))
-      const taskText = document.text.slice(task.contentRange[0], task.contentRange[1])
       const fenceStart = (offset: number) => document.fenced.holding(offset)?.[0] ?? offset
+      // A fence under the prose that gives it to the agent ("Claude runs the capture and the checks below:", a blank line, the fence) is the agent's too.
+      const partOfAgent = (offset: number) =>
+        givesToAgent(overDocument.section(offset, rangeOf(offset))) ||
+        givesToAgent(overDocument.lead(offset, rangeOf(offset))) ||
+        (fenceStart(offset) !== offset && givesToAgent(overDocument.proseBefore(fenceStart(offset), rangeOf(offset))))
+      const taskText = document.text.slice(task.contentRange[0], task.contentRange[1])
       // A line and what stands over it, nearest first: its lead, its paragraph's opening, its section's heading.
       const over = (lines: LinesOver, offset: number, line: string) => [line, lines.lead(offset, rangeOf(offset)), lines.paragraphOpening(offset, rangeOf(offset)), lines.section(offset, rangeOf(offset))]
       // In a person's task, every step is on their machine but those put on the agent's.
