@@ -2,7 +2,7 @@ import type {PlanDocument} from '../src/model/document.js'
 import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {child} from '../src/model/markup.js'
-import {andList, filesModified, isCheckpoint, lineOf, normalizePath, taskPaths, taskTitle} from '../src/plan.js'
+import {andList, filesModified, isCheckpoint, lineOf, normalizePath, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -40,22 +40,27 @@ function isAlternative(document: PlanDocument, task: Element): boolean {
 const commitPart = /^(?:(?:atomic|final|single|local|closure|unified|unificado|atómicos?|atomicos?)\s+)*(?:git\s+)?(?:commits?|push|pushes)\b/i
 const planningDocPart =
   /^(?:(?:[Ww]rite|[Cc]reate|[Uu]pdate|[Ss]ync|[Rr]efresh|[Aa]dvance|[Ff]inali[sz]e|[Cc]rear|[Ee]scribir|[Aa]ctualizar|[Aa]tualizar)\s+)?(?:the\s+)?`?(?:\.planning\/)?(?:[\w.-]{0,40}-)?(?:SUMMARY|STATE|ROADMAP|REQUIREMENTS)(?:\.md)?\b|^(?:[Cc]lose-?out|[Ff]inal|[Cc]losing)\s+summary\b/
-const bookkeepingPart = (part: string) => commitPart.test(part) || planningDocPart.test(part)
+/** Staging the files, a part of committing them: `Stage and commit the changes`, `git add + git commit`. */
+const stagePart = /^(?:git\s+add|stage)(?:\s+(?:(?:the|all)\s+)?(?:\w+\s+)?(?:changes|files|edits))?$/i
+const bookkeepingPart = (part: string) => commitPart.test(part) || planningDocPart.test(part) || stagePart.test(part)
 /** A step that runs the migration tool over a schema an earlier task wrote: `Generate the Drizzle migration`, `Apply migration 0007`. */
 const generatedMigration = /^(?:generate|regenerate|run|apply|push)\b[^\n]{0,40}\bmigrations?\b/i
 
-/** The parts of a task name (`Commit + push`, `Write SUMMARY.md and update STATE.md`), notes in brackets or after a dash aside. */
+/**
+ * The parts of a task name (`Commit + push`, `Write SUMMARY.md and update STATE.md`), notes in brackets or after a dash aside;
+ * bold and code marks off, and the task number they hid (`**Task 5: Commit**`).
+ */
 function nameParts(name: string): string[] {
-  const bare = name.replace(/\s[—–]\s[^\n]*/, '').replace(/\([^()\n]{0,200}\)|\[[^[\]\n]{0,200}\]|\*\*/g, ' ')
+  const bare = withoutTaskNumber(name.replace(/\s[—–]\s[^\n]*/, '').replace(/\([^()\n]{0,200}\)|\[[^[\]\n]{0,200}\]|\*\*|`/g, ' '))
   return bare
     .split(/[+,&;]|\b(?:and|y|e|then)\b/i)
     .map((part) => part.trim())
     .filter(Boolean)
 }
 
-/** What a task is to the limit: work, the executor's bookkeeping, or a generated migration. */
-function kindOf(document: PlanDocument, task: Element): 'work' | 'bookkeeping' | 'migration' {
-  const parts = nameParts(taskTitle(document, task))
+/** What a task is to the limit, by its name: work, the executor's bookkeeping, or a generated migration. */
+function kindOf(name: string): 'work' | 'bookkeeping' | 'migration' {
+  const parts = nameParts(name)
   if (parts.length === 0) return 'work'
   if (parts.every(bookkeepingPart)) return 'bookkeeping'
   if (generatedMigration.test(parts[0]) && parts.slice(1).every((part) => generatedMigration.test(part) || bookkeepingPart(part) || /^apply\b/i.test(part))) return 'migration'
@@ -70,15 +75,16 @@ function kindOf(document: PlanDocument, task: Element): 'work' | 'bookkeeping' |
  * headings.
  */
 function tasksOf(document: PlanDocument): {tasks: Range[]; all: number; leftOut: string[]; alternatives: boolean} {
+  const count = (number: number, one: string, many: string) => (number === 0 ? [] : [number === 1 ? `its ${one}` : `its ${number} ${many}`])
   if (document.tasks.length === 0) {
     const headings = document.headings.filter((heading) => (heading.depth === 2 || heading.depth === 3) && taskHeading.test(heading.text.trim()))
-    return {tasks: headings.map((heading) => heading.range), all: headings.length, leftOut: [], alternatives: false}
+    const work = headings.filter((heading) => kindOf(heading.text.slice(0, 200)) !== 'bookkeeping')
+    return {tasks: work.map((heading) => heading.range), all: headings.length, leftOut: count(headings.length - work.length, 'bookkeeping task', 'bookkeeping tasks'), alternatives: false}
   }
   const executed = document.tasks.filter((task) => !isCheckpoint(task))
-  const kinds = executed.map((task) => kindOf(document, task))
+  const kinds = executed.map((task) => kindOf(taskTitle(document, task)))
   const work = executed.filter((_, index) => kinds[index] === 'work')
   const tasks = work.filter((task, index) => !(index > 0 && isAlternative(document, task) && isAlternative(document, work[index - 1])))
-  const count = (number: number, one: string, many: string) => (number === 0 ? [] : [number === 1 ? `its ${one}` : `its ${number} ${many}`])
   const leftOut = [
     ...count(document.tasks.length - executed.length, 'checkpoint', 'checkpoints'),
     ...count(kinds.filter((kind) => kind === 'bookkeeping').length, 'bookkeeping task', 'bookkeeping tasks'),

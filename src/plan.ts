@@ -86,10 +86,15 @@ export function isHumanTask(task: Element): boolean {
 /** A task number before its name: `Task 2:`, `Task W0-T3:`, `T-02-01-1:`, `任务 2:`, `Task 1 (conditional):`, `[BLOCKING]`. */
 const taskNumber = /^\s*(?:\[[^\]\n]{0,40}\]\s*)?(?:(?:task|tarefa|tarea|tâche|задача|任务)\s*)?(?:[\w.-]{0,20}\d[\w.-]{0,20}\s*)?(?:\([^)\n]{0,40}\)\s*)?[:：.—–-]?\s*(?:\[[^\]\n]{0,40}\]\s*)?/iu
 
+/** A task's name or heading without the task's number before it. */
+export function withoutTaskNumber(name: string): string {
+  return name.replace(taskNumber, '').trim()
+}
+
 /** What a task's `<name>` says it does (its first 200 characters), without the task's number. */
 export function taskTitle(document: PlanDocument, task: Element): string {
   const name = child(task, 'name')
-  return name ? document.text.slice(name.contentRange[0], Math.min(name.contentRange[1], name.contentRange[0] + 200)).replace(taskNumber, '').trim() : ''
+  return name ? withoutTaskNumber(document.text.slice(name.contentRange[0], Math.min(name.contentRange[1], name.contentRange[0] + 200))) : ''
 }
 
 /** The text between an element's tags. */
