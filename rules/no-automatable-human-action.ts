@@ -554,6 +554,18 @@ function proseOf(document: PlanDocument): string {
   return blankTags(parts.join(''))
 }
 
+/** What stands before a sentence's work verb when it is an imperative: nothing but a list marker, or the end of a clause ("Then rename …", "…, rename …", "you need to rename …"). */
+const sentenceOpening = /^\s*(?:(?:[-*+>]|\d+[.)])\s*)?$/
+const clauseOpening = /(?:[,;:(]|\b(?:then|and|please|now|first|next|also|to))\s*$/i
+
+/** Whether `regexp`'s first match in `sentence` opens it or a clause of it, as the verb of an imperative does; "After this rename, it lives at …" names the work and asks nothing. */
+function asksImperatively(sentence: string, regexp: RegExp): boolean {
+  const index = regexp.exec(sentence)?.index ?? 0
+  // Only a few words before the verb are read, so a long sentence costs no more.
+  const before = sentence.slice(Math.max(0, index - 16), index)
+  return (index <= 16 && sentenceOpening.test(before)) || clauseOpening.test(before)
+}
+
 /** Children that state where the task happens, as a whole. */
 const settings = new Set(['context', 'objective', 'environment', 'where', 'setup'])
 
@@ -700,6 +712,8 @@ export default defineRule<Options>({
           !legitimate.slice(builtInLegitimate.length).some((pattern) => lines.test(pattern, command.context))
       )
       const sentences = ranges.flatMap(([start, end]) => sentencesIn(proseText, start, end))
+      // A task's `<context>` mostly says how things stand (now, or after the change): only its imperatives ask.
+      const contexts = new SortedRanges(task.children.filter((child) => child.name === 'context').map((child) => child.contentRange))
       // Files the task gives to the agent anywhere in it ("Claude updates `ROADMAP.md` after you confirm") are the agent's wherever it names them.
       const agentFiles = new Set(
         sentencesIn(proseText, task.contentRange[0], task.contentRange[1])
@@ -723,6 +737,7 @@ export default defineRule<Options>({
         const section = overProse.section(sentence.start, from)
         if (agentDoes.test(sentence.text) || givesToAgent(lead) || givesToAgent(section) || notAgents(over(overProse, sentence.start, sentence.text)) || [sentence.text, lead, section].some((text) => otherLegitimate.some((pattern) => pattern.test(text)))) continue
         const asksApproval = [sentence.text, lead, section].some((text) => approvalAsk.test(text))
+        const inContext = contexts.holding(sentence.start) !== undefined
         // An item is read with the line that introduces it: "Add these records:" and "| TXT | send | … |" are one ask.
         const asking = blanked(sentence.text, sentence.start, described)
         const read = lead === '' ? asking : `${lead} ${asking}`
@@ -734,6 +749,7 @@ export default defineRule<Options>({
           const alone = candidate.regexp.test(asking)
           if (!alone && !(lead !== '' && candidate.regexp.test(read) && !candidate.regexp.test(lead))) return false
           const basis = alone ? asking : read
+          if (inContext && !asksImperatively(basis, candidate.regexp)) return false
           if (candidate.work === 'create or edit files' && (givenFiles(basis) || (worksElsewhere && recordsObservation.test(basis) && !createsFile.test(basis)))) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&

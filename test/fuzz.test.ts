@@ -170,6 +170,7 @@ const shapes: Array<{name: string; text: (n: number) => string; fix?: boolean; n
   {name: 'commands of a human-action on one line', text: (n) => cleanPlan + `<task type="checkpoint:human-action">\n  <name>Log in</name>\n  <action>${'Run make a. '.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'clauses a bot does, on the line of a human-action', text: (n) => humanAction(Array.from({length: n * 10}, (_, index) => `the PR runs x; run \`npm t${index}\``).join(' '))},
   {name: 'asks of a human-action, sentence after sentence', text: (n) => humanAction('Deploy the app. '.repeat(n * 10))},
+  {name: 'statements of a human-action context on one line', text: (n) => cleanPlan + `<task type="checkpoint:human-action">\n  <name>Move</name>\n  <context>${'After this rename, the repo lives on github and then rename it. '.repeat(n * 10)}</context>\n</task>\n`},
   {name: 'commands between the parts of a human-action the person does not read', text: (n) => humanAction(Array.from({length: n * 10}, (_, index) => `Run \`npm t${index}\`\n<done>x</done>`).join('\n'))},
   {name: 'paths and notes after a file verb of a human-action on one line', text: (n) => cleanPlan + `<task type="checkpoint:human-action">\n  <name>Notes</name>\n  <action>${'add a note to a/b-c/d/e-f/g-h '.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'shared-file note wording on one line', text: (n) => cleanPlan + `${'Both plans appen to distinct sectio. '.repeat(n * 3)}src/storage/step-02.ts is append-only for these plans.\n`},
