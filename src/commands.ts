@@ -171,6 +171,9 @@ const appLaunch =
 /** What says the app is a server or a web page, which the executor starts before the checkpoint. */
 const servedApp = /\b(servers?|localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador|port|api|endpoint|webhook)\b|https?:\/\/|:\d{4,5}\b|服务|浏览器/i
 
+/** A command that runs a desktop shell, which opens the app's window (`npm run tauri dev`, `cargo tauri dev`, `npx electron .`). */
+const runsDesktopShell = (words: string[]) => words.some((word) => /^(tauri|electron)(:|$)/.test(word))
+
 /**
  * A command that builds, tests or installs (`cmake --build … && ./app`,
  * `xcodebuild build`), which the executor runs before the checkpoint, or that
@@ -179,12 +182,13 @@ const servedApp = /\b(servers?|localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|naveg
  */
 function buildsOrServes({words, text}: CommandAsk): boolean {
   if (/\b(build|compile|test|install|migrate|seed)\b/i.test(text)) return true
-  return !words.some((word) => /^(tauri|electron)(:|$)/.test(word)) && words.slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
+  return !runsDesktopShell(words) && words.slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
 }
 
 /**
  * A command that launches the desktop app under test for the person to click
- * through (`python -m app` after "Launch the app:"), on a task that never sends
+ * through (`python -m app` after "Launch the app:", or a desktop shell's own
+ * `npm run tauri dev`, which needs no such line), on a task that never sends
  * them to a browser or a server: GSD's own human-verify opens the app for the
  * person ("Open App.app and test"). A server or a web app the person visits,
  * and the build before the launch, are still the executor's.
@@ -196,7 +200,7 @@ export function launchesDesktopApp(command: CommandAsk, taskText: string, lines 
   const lead = lineStart === 0 ? '' : command.context.slice(0, lineStart - 1)
   const line = lineStart === 0 ? command.context : command.context.slice(lineStart)
   const lineCommand = {...command, context: line, at: command.at - lineStart}
-  if (!(lines.testWithout(appLaunch, lineCommand) || lines.test(appLaunch, lead))) return false
+  if (!(runsDesktopShell(command.words) || lines.testWithout(appLaunch, lineCommand) || lines.test(appLaunch, lead))) return false
   return !lines.testWithout(servedApp, lineCommand) && !lines.test(servedApp, lead) && !lines.test(servedApp, taskText)
 }
 
