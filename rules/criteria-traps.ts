@@ -743,8 +743,11 @@ export default defineRule<Options>({
   }
 })
 
-/** `git` and its global options before the subcommand (`git -C app diff`, `git --no-pager log`). */
-const gitCommand = String.raw`\bgit(?:\s+(?:-[Cc]\s+\S+|--no-pager|--(?:git-dir|work-tree)=\S+))*\s+`
+/**
+ * `git` and its global options before the subcommand (`git -C app diff`, `git --no-pager log`): at most four, as a
+ * chain without end, tried from every `git` of a long stage, would make the search quadratic.
+ */
+const gitCommand = String.raw`\bgit(?:\s+(?:-[Cc]\s+\S+|--no-pager|--(?:git-dir|work-tree)=\S+)){0,4}\s+`
 const gitDiffOrLog = new RegExp(String.raw`${gitCommand}(?:diff|log)\b`)
 /** A `git diff` and what follows it up to the end of its stage. */
 const gitDiff = new RegExp(String.raw`${gitCommand}diff\b([^\x60\n|;&<>]*)`)
