@@ -176,10 +176,13 @@ const shapes: Array<{name: string; text: (n: number) => string; fix?: boolean; n
   {name: 'shared-file note wording on one line', text: (n) => cleanPlan + `${'Both plans appen to distinct sectio. '.repeat(n * 3)}src/storage/step-02.ts is append-only for these plans.\n`},
   {name: '`@` paths after list markers on one line', text: (n) => cleanPlan + '\t- @src/a/b.ts  * @src/c.ts'.repeat(n * 10) + '\n'},
   {name: 'git commands of one pipeline in a check', n: 2000, text: (n) => cleanPlan + `<task type="auto">\n  <name>Count</name>\n  <action>Count.</action>\n  <verify>${'git log 2>&1 | '.repeat(n)}wc -l == 0</verify>\n</task>\n`},
+  {name: "git's global options, git after git, in one check", n: 1000, text: (n) => cleanPlan + `<task type="auto">\n  <name>Count</name>\n  <action>Count.</action>\n  <verify>${'git -C '.repeat(n)}x | wc -l == 0</verify>\n</task>\n`},
   {name: 'git commands in $(…) of one check', n: 2000, text: (n) => cleanPlan + `<task type="auto">\n  <name>Count</name>\n  <action>Count.</action>\n  <verify>echo ${'$(git log | wc -l) '.repeat(n)}-gt 5</verify>\n</task>\n`},
   {name: 'old code quoted line by line in an action, and searches said on one line', text: (n) => cleanPlan + `<task type="auto">\n  <name>Swap</name>\n  <action>\n${'  Currently:\n      oldFetch(url)\n'.repeat(n)}  ${'Grep for oldFetch and '.repeat(n * 10)}\n  </action>\n  <verify>! grep -q 'oldFetch' src/a.ts</verify>\n</task>\n`},
   {name: 'steps of a search said as a check, on one line', text: (n) => cleanPlan + `<task type="auto">\n  <name>Swap</name>\n  <action>\n  ${'1. Check src/a for oldFetch before it: '.repeat(n * 10)}\n  </action>\n  <verify>! grep -q 'oldFetch' src/a.ts</verify>\n</task>\n`},
   {name: 'paths of one sentence that says they are left alone', text: (n) => cleanPlan + `<task type="auto">\n  <action>${'Do not touch src/a/b.ts, not modified src/c.ts '.repeat(n * 10)}</action>\n</task>\n`},
+  {name: 'files pointed to, clause after clause, on one line of an action', n: 60, text: (n) => cleanPlan + `<task type="auto">\n  <name>Wire</name>\n  <files>scripts/build, src/a/b.ts</files>\n  <action>${'see scripts/build and see src/a/b.ts; '.repeat(n * 10)}</action>\n</task>\n`},
+  {name: 'one path naming a file again and again', n: 1500, text: (n) => cleanPlan + `<task type="auto">\n  <name>Wire</name>\n  <files>src/a/b.ts</files>\n  <action>${'src/a/b.ts/'.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'a long depends_on list', text: (n) => cleanPlan.replace('depends_on: ["01-01"]', `depends_on: [${Array.from({length: n}, (_, index) => `"01-${index + 10}"`).join(', ')}]`)}
 ]
 
