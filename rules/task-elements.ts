@@ -96,7 +96,8 @@ export default defineRule<Options>({
     }
     for (const task of document.tasks) {
       const type = taskType(task) ?? 'auto'
-      const checkpointNeeds = isCheckpoint(task) ? (options.checkpoints[type] ?? options.checkpoints['checkpoint:*']) : undefined
+      // A bare `checkpoint` names no kind (task-type's to say), but the executor's `grep -n 'type="checkpoint'` stops at it.
+      const checkpointNeeds = isCheckpoint(task) || type === 'checkpoint' ? (options.checkpoints[type] ?? options.checkpoints['checkpoint:*']) : undefined
       const present = elementNames(task)
       // `<task name="…">` names the task as well as a `<name>` child does.
       if (attribute(task, 'name')?.value?.trim()) present.add('name')
