@@ -279,9 +279,30 @@ function unfencedOldCode(view: string, from: number, to: number): Range[] {
 /** A search said in words, right before the literal: "Grep for `X`", "search src/ for X", "rg `X`". */
 const searchSaid = /\b(?:grep|rg|ripgrep|search|scan)(?:\s+[\w./*-]+){0,4}\s+for\s*[`'"]?$|\b(?:grep|rg)(?:\s+-\w+)*\s+[`'"]?$/i
 
-/** Whether the literal at `at` is what the action tells the executor to search for; reads a bounded span before it. */
-function searchedFor(view: string, at: number, from: number): boolean {
-  return searchSaid.test(view.slice(Math.max(from, at - 60), at))
+/**
+ * A step that opens with the verb of a search, right before the literal:
+ * "Audit for `X`", "**Step 2: Check for `X`", "- check src/ for X". Read after
+ * a line start (marked by a newline) or a step's punctuation, as "an audit
+ * log for X" and "add a check for X" name code.
+ */
+const stepSearchSaid = /(?:\n[ \t]*(?:[-*+>][ \t]+|\d+[.)][ \t]+|#+[ \t]+)?|[.:;!?—–][ \t]+)(?:\*\*[ \t]*)?(?:(?:then|now|first|also)\s+)?(audit|check)(?:\s+[\w./*-]+){0,4}\s+for\s*[`'"]?$/i
+
+/**
+ * What follows a literal that a "check for" names as a search: the end of
+ * the line or heading, the removal ("and remove"), a place ("in src/") or
+ * the uses ("usages"); not "before the call", where the check is code.
+ */
+const searchGoesOn = /^(?!\w)[`'"]?(?:\*\*)?\s*(?:$|\n|(?:and|then)\s+(?:remove|delete|replace|fix|clean|strip|drop|resolve|rewrite|update)|(?:in|across|under|throughout)\s|(?:occurrences?|usages?|uses|references?|remnants?|leftovers?|calls?|imports?|mentions?|instances?|matches)\b)/i
+
+/** Whether the literal at `at` is what the action tells the executor to search for; reads bounded spans around it. */
+function searchedFor(view: string, at: number, literal: string, from: number): boolean {
+  const start = Math.max(from, at - 60)
+  const before = view.slice(start, at)
+  if (searchSaid.test(before)) return true
+  // A newline marks where the line starts, so that the step's verb is seen there.
+  const step = stepSearchSaid.exec(start === from || view[start - 1] === '\n' ? `\n${before}` : before)
+  if (!step) return false
+  return step[1].toLowerCase() === 'audit' || searchGoesOn.test(view.slice(at + literal.length, at + literal.length + 60))
 }
 
 /**
@@ -314,7 +335,7 @@ function firstEcho<Zone extends {start: number; end: number; excluded: Range[]}>
 ): number | undefined {
   for (const zone of zones) {
     for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {
-      if (zone.excluded.some(([start, end]) => at >= start && at < end) || searchedFor(view, at, zone.start) || !counts(zone, at)) continue
+      if (zone.excluded.some(([start, end]) => at >= start && at < end) || searchedFor(view, at, literal, zone.start) || !counts(zone, at)) continue
       const line = sentenceLine(view, at, zone.start, zone.end)
       if (!namesOldText(line) && !leavesAlone.test(line)) return at
     }

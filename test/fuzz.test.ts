@@ -177,6 +177,7 @@ const shapes: Array<{name: string; text: (n: number) => string; fix?: boolean; n
   {name: 'git commands of one pipeline in a check', n: 2000, text: (n) => cleanPlan + `<task type="auto">\n  <name>Count</name>\n  <action>Count.</action>\n  <verify>${'git log 2>&1 | '.repeat(n)}wc -l == 0</verify>\n</task>\n`},
   {name: 'git commands in $(…) of one check', n: 2000, text: (n) => cleanPlan + `<task type="auto">\n  <name>Count</name>\n  <action>Count.</action>\n  <verify>echo ${'$(git log | wc -l) '.repeat(n)}-gt 5</verify>\n</task>\n`},
   {name: 'old code quoted line by line in an action, and searches said on one line', text: (n) => cleanPlan + `<task type="auto">\n  <name>Swap</name>\n  <action>\n${'  Currently:\n      oldFetch(url)\n'.repeat(n)}  ${'Grep for oldFetch and '.repeat(n * 10)}\n  </action>\n  <verify>! grep -q 'oldFetch' src/a.ts</verify>\n</task>\n`},
+  {name: 'steps of a search said as a check, on one line', text: (n) => cleanPlan + `<task type="auto">\n  <name>Swap</name>\n  <action>\n  ${'1. Check src/a for oldFetch before it: '.repeat(n * 10)}\n  </action>\n  <verify>! grep -q 'oldFetch' src/a.ts</verify>\n</task>\n`},
   {name: 'paths of one sentence that says they are left alone', text: (n) => cleanPlan + `<task type="auto">\n  <action>${'Do not touch src/a/b.ts, not modified src/c.ts '.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'a long depends_on list', text: (n) => cleanPlan.replace('depends_on: ["01-01"]', `depends_on: [${Array.from({length: n}, (_, index) => `"01-${index + 10}"`).join(', ')}]`)}
 ]
