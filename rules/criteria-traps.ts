@@ -296,6 +296,12 @@ interface OpenPipeline {
  */
 function gitPipelines(segment: string): GitPipeline[] {
   const found: GitPipeline[] = []
+  // A `git` command, its global options included (`git -C app log`), read where `git` stands.
+  const gitStart = new RegExp(String.raw`${gitCommand}[a-z]`, 'y')
+  const startsGitCommand = (at: number) => {
+    gitStart.lastIndex = at
+    return gitStart.test(segment)
+  }
   const parts = commandParts(segment)
   for (const [partIndex, [from, to]] of parts.entries()) {
     const stack: Array<'$(' | '(' | '"'> = []
@@ -346,7 +352,7 @@ function gitPipelines(segment: string): GitPipeline[] {
         }
       } else if (char === ';' || (char === '&' && segment[at - 1] !== '>' && segment[at + 1] !== '>')) {
         close(stack.length, at, true)
-      } else if (char === 'g' && segment.startsWith('git', at) && /^git\s+[a-z]/.test(segment.slice(at, at + 8)) && !/[\w.@/-]/.test(segment[at - 1] ?? '')) {
+      } else if (char === 'g' && segment.startsWith('git', at) && startsGitCommand(at) && !/[\w.@/-]/.test(segment[at - 1] ?? '')) {
         const git = {index: at, stageEnd: to, pipelineEnd: to, commandEnd: to, nested: stack.includes('$('), lastStage: '', laterKeepEveryLine: true}
         let pipeline = open[open.length - 1]
         if (pipeline?.depth !== stack.length) {
@@ -743,8 +749,12 @@ export default defineRule<Options>({
   }
 })
 
-/** `git` and its global options before the subcommand (`git -C app diff`, `git --no-pager log`). */
-const gitCommand = String.raw`\bgit(?:\s+(?:-[Cc]\s+\S+|--no-pager|--(?:git-dir|work-tree)=\S+))*\s+`
+/**
+ * `git` and its global options before the subcommand (`git -C app diff`,
+ * `git --no-pager log`): at most four, so that each `git` reads a bounded
+ * number of words and a run of `git -C git -C …` stays linear.
+ */
+const gitCommand = String.raw`\bgit(?:\s+(?:-[Cc]\s+\S+|--no-pager|--(?:git-dir|work-tree)=\S+)){0,4}\s+`
 const gitDiffOrLog = new RegExp(String.raw`${gitCommand}(?:diff|log)\b`)
 /** A `git diff` and what follows it up to the end of its stage. */
 const gitDiff = new RegExp(String.raw`${gitCommand}diff\b([^\x60\n|;&<>]*)`)

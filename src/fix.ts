@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {applyEdits} from './edits.js'
-import {planNodeFromText} from './graph/graph.js'
+import type {PlanNode} from './graph/graph.js'
 import {lintEach, type LintedFile, type LintOptions} from './lint.js'
 import {vfileOf} from './linted-vfile.js'
 import type {Edit} from './rule.js'
@@ -180,8 +180,7 @@ function writeInPlace(target: string, text: string): void {
 }
 
 /** A plan's graph facts (`phase`, `plan`, `depends_on`, `wave`) as a comparable string; other plans never see its ranges. */
-function graphFacts(filePath: string, text: string): string {
-  const node = planNodeFromText(filePath, text)
+function graphFacts(node: PlanNode | undefined): string {
   return JSON.stringify(node ? {...node, dependsOn: node.dependsOn.map((entry) => entry.text)} : null)
 }
 
@@ -211,6 +210,8 @@ export async function fixFiles(given: FixOptions): Promise<FixRun> {
   const current = new Map<string, LintedFile>()
   for (const file of await lint(given.paths)) current.set(file.path, file)
   const fixed = new Map<string, FixedFile>()
+  // The graph facts of each fixed file as it was and as it is now, read once per text: each read scans the whole text.
+  const facts = new Map<string, {before: string; after: string}>()
   let pending = [...current.values()]
   for (let pass = 1; pass <= maxFixPasses && pending.length > 0; pass++) {
     const changed: LintedFile[] = []
@@ -226,8 +227,13 @@ export async function fixFiles(given: FixOptions): Promise<FixRun> {
     // The other plans see a fixed plan as it now is (a wave fix moves the plans after it), and are re-linted when its graph facts changed.
     let graphMoved = false
     for (const file of changed) {
-      graphMoved ||= graphFacts(file.path, current.get(file.path)?.text ?? '') !== graphFacts(file.path, file.text)
+      const known = facts.get(file.path)
+      const was = known?.after ?? graphFacts(session.planNodeOf(file.path, current.get(file.path)?.text ?? ''))
       session.openDocument(file.path, file.text)
+      // The session has just read the new text's node.
+      const is = graphFacts(session.planNodeOf(file.path, file.text))
+      facts.set(file.path, {before: known?.before ?? was, after: is})
+      graphMoved ||= was !== is
     }
     const changedPaths = new Set(changed.map((file) => file.path))
     const unchanged = graphMoved ? [...current.values()].filter((file) => !changedPaths.has(file.path) && !file.notice) : []
@@ -244,7 +250,8 @@ export async function fixFiles(given: FixOptions): Promise<FixRun> {
     try {
       writeFileAtomic(filePath, entry.after, entry.before)
       entry.written = true
-      graphChanged ||= graphFacts(filePath, entry.before) !== graphFacts(filePath, entry.after)
+      const {before, after} = facts.get(filePath) ?? {}
+      graphChanged ||= before !== after
     } catch (error) {
       entry.writeError = error instanceof Error ? error.message : String(error)
     }

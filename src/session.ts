@@ -193,8 +193,7 @@ export class LintSession {
   graphFor(filePath: string, text: string, frontmatter?: Frontmatter): PlanGraph {
     const absolute = path.resolve(filePath)
     const shared = this.treeGraph(this.planningRootOf(absolute))
-    const open = this.openDocuments.get(absolute)
-    const current = open?.text === text ? open.node : planNodeFromText(absolute, text, frontmatter)
+    const current = this.planNodeOf(absolute, text, frontmatter)
     const known = shared.byPath.get(absolute)
     // An open document's node is the one in the shared graph: no comparison needed.
     if (current === known || (current ? JSON.stringify(current) === JSON.stringify(known) : !known || known.summaryOnly)) return shared
@@ -203,6 +202,13 @@ export class LintSession {
     if (current) nodes.set(absolute, current)
     else nodes.delete(absolute)
     return new PlanGraph(shared.root, [...nodes.values()])
+  }
+
+  /** The graph facts of a file's text: the open document's when it is that text (read once per change), else read now. */
+  planNodeOf(filePath: string, text: string, frontmatter?: Frontmatter): PlanNode | undefined {
+    const absolute = path.resolve(filePath)
+    const open = this.openDocuments.get(absolute)
+    return open?.text === text ? open.node : planNodeFromText(absolute, text, frontmatter)
   }
 
   /** The graph a document's rules share (`graphFor` of the document's path and text, once per document). */
