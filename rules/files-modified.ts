@@ -1,6 +1,7 @@
 import type {PlanDocument} from '../src/model/document.js'
 import {child, descendants, type Element} from '../src/model/markup.js'
 import {andList, blankTags, filesModified, normalizePath, pathCovers, taskPaths, taskTitle, taskType, type PathEntry} from '../src/plan.js'
+import {firstAtLeast, SortedRanges} from '../src/model/text.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -39,19 +40,64 @@ const editWord = new RegExp(
   'giu'
 )
 /** A shell command that writes the file it names: a redirect, an in-place edit, a copy, move or removal. */
-const shellWrite = /(?<=[\w"')\]]\s?)>>?\s*[\w./~$"'-]|\bsed\s+-i|\b(?:cp|mv|rm|touch|tee|mkdir|git\s+(?:mv|rm|add))\s/
+const shellWrite = /(?<=[\w"')\]]\s?)>>?\s*[\w./~$"'-]|\bsed\s+-i|\b(?:cp|mv|rm|touch|tee|mkdir|git\s+(?:mv|rm|add))\s/g
 /** A word of denial before an edit word ("do NOT modify", "no changes needed", "不修改", "не изменять"). */
 const denial = /(?:\b(?:no|not|never|without|nothing|none|não|nao|nenhum|sem|sin|sans|ne)\b|n't\b|(?<!\p{L})(?:не|без)(?!\p{L})|不|无需|无|没有|しない)[^.,;:\n]{0,40}$/iu
-/** A line about a failing check ("If any check fails, fix it"): the deviation any task may make, not the plan's edit. */
-const onFailure = /\bif\b[^\n]{0,80}\b(?:fail|fails|failed|failing|errors?)\b/i
+/** The `if` of a line about a failing check ("If any check fails, fix it"), and up to the nearest word of failure after it: the deviation any task may make, not the plan's edit. */
+const onFailure = /\bif\b(?=([^\n]{0,80}?\b(?:fail|fails|failed|failing|errors?)\b))/gi
 
-/** Whether a line asks for an edit: an edit word no denial comes before, or a shell write; a line about a failing check does not. */
-function asksForEdit(line: string): boolean {
-  if (onFailure.test(line)) return false
-  if (shellWrite.test(blankTags(line))) return true
+/** Places in a line, as their starts and ends: the starts ascending, and so the ends (the places are apart, or share an end). */
+interface Places {
+  starts: number[]
+  ends: number[]
+}
+
+/**
+ * Where a line asks for an edit, found once a line: the edit words no denial comes before, the shell writes,
+ * and the `if`s of a failing check. A part of the line (the clause after each file it names) is then judged
+ * by a binary search, not by a scan of the rest of the line.
+ */
+interface EditPlaces {
+  edits: Places
+  writes: Places
+  failures: Places
+}
+
+function places(matches: Iterable<RegExpMatchArray>, length: (match: RegExpMatchArray) => number): Places {
+  const found: Places = {starts: [], ends: []}
+  for (const match of matches) {
+    found.starts.push(match.index!)
+    found.ends.push(match.index! + length(match))
+  }
+  return found
+}
+
+function editPlaces(line: string): EditPlaces {
   // Code quoted in the line (`export const VERSION`) is what a check looks for, not an edit.
   const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
-  return [...prose.matchAll(editWord)].some((match) => !denial.test(prose.slice(Math.max(0, match.index - 60), match.index)))
+  const undenied = [...prose.matchAll(editWord)].filter((match) => !denial.test(prose.slice(Math.max(0, match.index - 60), match.index)))
+  return {
+    edits: places(undenied, (match) => match[0].length),
+    writes: places(blankTags(line).matchAll(shellWrite), (match) => match[0].length),
+    failures: places(line.matchAll(onFailure), (match) => match[0].length + match[1].length)
+  }
+}
+
+/** Whether one of the places lies in `[start, end)`: the first that starts there ends first. */
+function holdsOne({starts, ends}: Places, start: number, end: number): boolean {
+  const first = firstAtLeast(starts, start)
+  return first < starts.length && ends[first] <= end
+}
+
+/** Whether `[start, end)` of a line asks for an edit: an edit word no denial comes before, or a shell write; a line about a failing check does not. */
+function asksForEditIn(line: EditPlaces, start: number, end: number): boolean {
+  if (holdsOne(line.failures, start, end)) return false
+  return holdsOne(line.writes, start, end) || holdsOne(line.edits, start, end)
+}
+
+/** Whether a line asks for an edit. */
+function asksForEdit(line: string): boolean {
+  return asksForEditIn(editPlaces(line), 0, line.length)
 }
 
 /** Where a line reads, runs or uses a file: `Read`, `grep`, `bash scripts/x.sh`, `docker build -f`, "through `scripts/deploy.sh`". */
@@ -99,20 +145,29 @@ function fileMentions(line: string, path: string): Array<[number, number]> {
   const sought = base.includes('.') ? base : file
   const found: Array<[number, number]> = []
   if (sought === '') return found
-  // Where the last mention found is and where its path starts: a mention in the same path (`a.md/a.md`) starts there too, so no character is scanned back twice.
+  const sameFile = (token: string) => file === token || file.endsWith(`/${token}`) || token.endsWith(`/${file}`)
+  // Where the last mention found is, where its path starts and where it starts without its leading `./`s: a mention in the
+  // same path (`a.md/a.md`) starts there too, so no character is scanned back or normalised twice.
   let previous = -1
   let previousFrom = 0
+  let previousStart = 0
   for (let at = line.indexOf(sought); at !== -1; at = line.indexOf(sought, at + 1)) {
     const end = at + sought.length
     // A longer name goes on after it (`notes.md.bak`, `notes.mdx`, `Makefile-old`); a sentence's full stop does not. A folder goes on into its files.
     if (!sought.endsWith('/') && (/[\w-]/.test(line[end] ?? '') || (line[end] === '.' && /[\w-]/.test(line[end + 1] ?? '')))) continue
     let from = at
     while (from > Math.max(previous, 0) && /[\w./@~-]/.test(line[from - 1])) from--
-    if (from === previous) from = previousFrom
+    let start = from
+    if (from === previous) [from, start] = [previousFrom, previousStart]
+    else while (line.startsWith('./', start)) start += 2
     previous = at
     previousFrom = from
-    const token = normalizePath(line.slice(from, end))
-    if (file === token || file.endsWith(`/${token}`) || token.endsWith(`/${file}`)) found.push([from, end])
+    previousStart = start
+    // The path as `normalizePath` has it (no white space or backslash is in it but at the start of the name sought);
+    // one longer than the file can only end in `/` and the file, and only its end is compared.
+    if (end - start > file.length + 1 ? line.startsWith(`/${file}`, end - file.length - 1) : sameFile(from === start ? line.slice(start, end).trim() : line.slice(start, end))) {
+      found.push([from, end])
+    }
   }
   return found
 }
@@ -141,12 +196,16 @@ const pointsTo =
 
 /** Whether a line only reads or looks up a file: each place it names the file is an import, or follows words pointing the reader to it with no edit in the rest of its clause. */
 function onlyPointsTo(line: string, path: string): boolean {
-  const imports = importsOf(line, path)
-  const named = fileMentions(line, path).filter(([from]) => !imports.some(([start, end]) => from >= start && from < end))
-  return (
-    imports.length + named.length > 0 &&
-    named.every(([from, to]) => pointsTo.test(line.slice(Math.max(0, from - 120), from)) && !asksForEdit(line.slice(to).split(/[.;,)]/)[0]))
-  )
+  const imports = new SortedRanges(importsOf(line, path))
+  const named = fileMentions(line, path).filter(([from]) => !imports.holding(from))
+  if (imports.ranges.length + named.length === 0) return false
+  const edits = editPlaces(line)
+  const clauseEnds = [...line.matchAll(/[.;,)]/g)].map((match) => match.index)
+  return named.every(([from, to]) => {
+    if (!pointsTo.test(line.slice(Math.max(0, from - 120), from))) return false
+    const clauseEnd = clauseEnds[firstAtLeast(clauseEnds, to)] ?? line.length
+    return !asksForEditIn(edits, to, clauseEnd)
+  })
 }
 
 /** Whether a line names a word (a file's name without its extension, `R2Service`) on its own, not inside a longer name or path. */

@@ -67,6 +67,8 @@ const cases = [
   {name: 'long line: specific-verification target', text: () => plan(task('auto', `  <verify>${fill('a.b/c.d-e/')}</verify>`))},
   {name: 'long line: awk region check', text: () => plan(task('auto', `  <verify>${fill("awk '/a/,/b/' f | ")}</verify>`))},
   {name: 'long line: paths in one sentence', text: () => plan(task('auto', `  <action>${fill('- @src/a/b.ts is not modified, see src/c/d.ts ')}</action>`))},
+  {name: 'long line: files pointed to, clause after clause', text: () => plan(task('auto', `  <files>scripts/build</files>\n  <action>${fill('see scripts/build and see src/storage.ts; update it; ')}</action>`))},
+  {name: 'long line: one path naming a file again and again', text: () => plan(task('auto', `  <files>src/a/b.ts</files>\n  <action>${fill('src/a/b.ts/')} and update it</action>`))},
   {name: '16,000 suppression comments', text: () => plan(Array.from({length: 16_000}, () => '<!-- planlint-disable-next-line task-markup -->\n<task>\n').join(''))},
   {name: '50,000 suppression comments', text: () => plan(Array.from({length: 50_000}, () => '<!-- planlint-disable-next-line task-markup -->\n<task>\n').join(''))},
   {name: '4,000 fixable findings (--fix)', fix: true, text: () => plan(fixable(4000))},

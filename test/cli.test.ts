@@ -55,6 +55,23 @@ describe('planlint CLI', () => {
     }
   })
 
+  it('offers first, for each checkpoint without its kind, the kind its parts ask for', async () => {
+    const plan = [
+      '<task type="checkpoint">\n  <what-built>Chart</what-built>\n</task>',
+      '<task type="checkpoint">\n  <decision>Which cache</decision>\n</task>',
+      '<task type="checkpoint">\n  <name>Rotate the keys</name>\n</task>',
+      '<task type="checkpoint">\n  <how-to-verify>Open /admin</how-to-verify>\n</task>'
+    ].join('\n\n')
+    const tree = writeTree([{path: '.planning/phases/03-shots/03-02-PLAN.md', text: `${plan}\n`}], 'planlint-kinds-')
+    try {
+      const [result] = JSON.parse((await planlintInProcess(tree, '--format', 'json', '.planning')).stdout) as Array<{messages: Array<{ruleId: string; line: number; suggestions?: Array<{fix: {text: string}}>}>}>
+      const leading = result.messages.filter((message) => message.ruleId === 'task-type').map((message) => `${message.line} ${message.suggestions![0].fix.text}`)
+      expect(leading).toEqual(['1 checkpoint:human-verify', '5 checkpoint:decision', '9 checkpoint:human-action'])
+    } finally {
+      removeTree(tree)
+    }
+  })
+
   it('exits 0 on a clean plan and prints nothing', () => {
     const {code, stdout} = planlint('.planning/phases/01-setup/01-01-PLAN.md')
     expect(code).toBe(0)

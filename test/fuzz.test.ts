@@ -181,6 +181,8 @@ const shapes: Array<{name: string; text: (n: number) => string; fix?: boolean; n
   {name: 'steps of a search said as a check, on one line', text: (n) => cleanPlan + `<task type="auto">\n  <name>Swap</name>\n  <action>\n  ${'1. Check src/a for oldFetch before it: '.repeat(n * 10)}\n  </action>\n  <verify>! grep -q 'oldFetch' src/a.ts</verify>\n</task>\n`},
   {name: 'a long dotted word where a line may name the file its code goes to', text: (n) => cleanPlan + `<task type="auto">\n  <name>Swap</name>\n  <action>\n  In src/${'a.b-'.repeat(n * 10)}, add oldFetch\n\`\`\`ts\noldFetch()\n\`\`\`\n  </action>\n  <verify>! grep -q 'oldFetch' src/a.ts</verify>\n</task>\n`},
   {name: 'paths of one sentence that says they are left alone', text: (n) => cleanPlan + `<task type="auto">\n  <action>${'Do not touch src/a/b.ts, not modified src/c.ts '.repeat(n * 10)}</action>\n</task>\n`},
+  {name: 'files pointed to, clause after clause, on one line of an action', n: 60, text: (n) => cleanPlan + `<task type="auto">\n  <name>Wire</name>\n  <files>scripts/build, src/a/b.ts</files>\n  <action>${'see scripts/build and see src/a/b.ts; '.repeat(n * 10)}</action>\n</task>\n`},
+  {name: 'one path naming a file again and again', n: 1500, text: (n) => cleanPlan + `<task type="auto">\n  <name>Wire</name>\n  <files>src/a/b.ts</files>\n  <action>${'src/a/b.ts/'.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'a long depends_on list', text: (n) => cleanPlan.replace('depends_on: ["01-01"]', `depends_on: [${Array.from({length: n}, (_, index) => `"01-${index + 10}"`).join(', ')}]`)}
 ]
 
