@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {child, type Element} from '../src/model/markup.js'
 import type {PlanDocument} from '../src/model/document.js'
-import {blankTags, elementsNamed, lineOf, normalizePath, pathCovers, pathEntries, plainText} from '../src/plan.js'
+import {blankTags, elementsNamed, isGlob, lineOf, normalizePath, pathCovers, pathEntries, plainText} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 import {countUpTo} from '../src/sorted.js'
 import {allowListed, endOfLine, grepCalls, grepTarget, invertsMatch, isRegionScoped, namesOldText, grepPatterns, negativeGreps, readsProgramOutput, shellSegments, shellView, type NegativeForm} from '../src/shell.js'
@@ -51,9 +51,10 @@ export default defineRule({
       for (const call of calls) {
         // A check of a program's output (`npm run build | grep -c warning`) cannot see a comment in a file.
         if (call.quoted !== quoted || !call.pattern || allowed.has(call.pattern) || readsProgramOutput(segment.text, call)) continue
-        const scope = {task: owner, file: grepTarget(call, (token) => !token.startsWith('-'))}
+        const file = grepTarget(call, (token) => !token.startsWith('-'))
+        const scope = {task: owner, file, alone: file !== undefined && !readsMore(call.rest, file)}
         // An echo lands in a code comment, and a JSON file has none.
-        if (scope.file !== undefined && holdsNoComments(scope.file) && !readsMore(call.rest, scope.file)) continue
+        if (scope.file !== undefined && holdsNoComments(scope.file) && scope.alone) continue
         const known = gates.get(call.pattern)
         // A quoted gate of the literal wins over an unquoted one met before it: the literal's extent is then known.
         if (known && (known.quoted || !quoted)) known.scopes.push(scope)
@@ -74,12 +75,17 @@ export default defineRule({
           ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end && introducesOldCode(view, start, fence[0])),
           ...unfencedOldCode(view, start, end)
         ]
-        return {task, files, untouched, start, end, excluded}
+        return {task, files, untouched, start, end, excluded, destinations: namedDestinations(view, start, end, fenced)}
       })
     )
     for (const [literal, gate] of gates) {
       // An echo matters only where the executor may write it into the file the gate reads.
-      const echo = firstEcho(view, literal, zones, (zone, at) => gate.scopes.some((scope) => writesInto(zone, scope) && writtenBeforeCheck(zone.task, at, scope, fenced)))
+      const echo = firstEcho(view, literal, zones, (zone, at) => {
+        const destination = destinationOf(zone.destinations, at)
+        return gate.scopes.some(
+          (scope) => writesInto(zone, scope) && writtenBeforeCheck(zone.task, at, scope, fenced) && (destination === undefined || !readsOnlyElsewhere(scope, destination))
+        )
+      })
       if (echo === undefined) continue
       const range: Range = [echo, echo + literal.length]
       if (gate.quoted) {
@@ -102,8 +108,8 @@ interface Gate {
   quoted: boolean
   line: number
   form: NegativeForm
-  /** Where the literal is banned: the task whose check it is (none for a plan-level check) and the file it reads, when known. */
-  scopes: Array<{task: Element | undefined; file: string | undefined}>
+  /** Where the literal is banned: the task whose check it is (none for a plan-level check), the file it reads when known, and whether it reads only that. */
+  scopes: Array<{task: Element | undefined; file: string | undefined; alone: boolean}>
 }
 
 /** The files a task writes: its `<files>`, else the files its `<name>` names ("Gate the subscribe in use-messages.ts"). */
@@ -185,6 +191,59 @@ function filesLeftAlone(text: string): string[] {
     if (new RegExp(`^${fileName}$`).test(word)) named.push(word)
   }
   return named.map(normalizePath)
+}
+
+/**
+ * A line that names the one file its code goes to: "In `src/cli/main.ts`,
+ * add:", "`test/load.test.ts`:", "Create `src/a.ts` (new):". Anchored at the
+ * line's start, so it is tried once per line.
+ */
+const namesDestination = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:(?:in|to|into|inside|create|update|edit|modify|open)\s+)?(?:the\s+)?(?:file\s+)?[`'"]?([\w@~./()[\]-]+\.[A-Za-z][A-Za-z0-9]{0,5})[`'"]?(?:\*\*)?(?:\s*\(new(?: file)?\))?(?:,[^:\n`]{0,60})?:/i
+
+/**
+ * The parts of an action written to a named file (`namesDestination`): the
+ * rest of the naming line, and a fence right after a line that names a file
+ * and says nothing more. Sorted, and apart from one another.
+ */
+function namedDestinations(view: string, from: number, to: number, fenced: Range[]): Array<{range: Range; file: string}> {
+  const destinations: Array<{range: Range; file: string}> = []
+  for (let start = from; start < to; ) {
+    const end = Math.min(to, endOfLine(view, start))
+    const named = namesDestination.exec(view.slice(start, end))
+    if (named && view.slice(start + named[0].length, end).trim() !== '') destinations.push({range: [start + named[0].length, end], file: normalizePath(named[1])})
+    start = end + 1
+  }
+  for (const fence of fenced) {
+    if (fence[0] < from || fence[1] > to) continue
+    // A bounded look back: a naming line is short, and one longer than this names nothing.
+    const start = Math.max(from, fence[0] - 400)
+    const before = view.slice(start, fence[0]).trimEnd()
+    if (start > from && !before.includes('\n')) continue
+    const line = before.slice(before.lastIndexOf('\n') + 1)
+    const named = namesDestination.exec(line)
+    if (named && line.slice(named[0].length).trim() === '') destinations.push({range: fence, file: normalizePath(named[1])})
+  }
+  return destinations.sort((a, b) => a.range[0] - b.range[0])
+}
+
+/** The file named as where the text at `at` goes, if any. */
+function destinationOf(destinations: Array<{range: Range; file: string}>, at: number): string | undefined {
+  const before = countUpTo(destinations, (destination) => destination.range[0], at)
+  const destination = destinations[before - 1]
+  return destination !== undefined && at < destination.range[1] ? destination.file : undefined
+}
+
+/**
+ * Whether a gate reads only a path that clearly does not hold `file`: not
+ * the file or its folder, nor so when the gate's path is relative to a
+ * subfolder (`app/x.py` of `backend/app/x.py`). Unsure is no.
+ */
+function readsOnlyElsewhere(scope: Gate['scopes'][number], file: string): boolean {
+  if (!scope.alone || scope.file === undefined) return false
+  const target = normalizePath(scope.file)
+  if (['', '.', './'].includes(target) || namesFile(file, target)) return false
+  if (isGlob(target)) return !pathCovers(`**/${target}`, file)
+  return !file.endsWith(`/${target}`) && !file.includes(`/${target.replace(/\/?$/, '/')}`)
 }
 
 /** Whether a grep reads more than `file` (`grep -rE X package.json lib`). */
