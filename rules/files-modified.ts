@@ -137,6 +137,41 @@ function readsOnly(document: PlanDocument, task: Element, lines: string[], paths
 /** A test file: `a.test.ts`, `a_test.go`, `test_a.py`, `tests/…`. */
 const testFile = /(?:^|[/._-])(?:tests?|spec|__tests__)(?:[/._-]|$)/
 
+/**
+ * Where the path holding a file name that starts at `at` starts, read back no further than `floor`: path characters,
+ * and folders in brackets as `<files>` reads them, a Next.js route group or intercepting route (`(dashboard)/`,
+ * `(..)photo/`) and a dynamic segment (`[id]/`, `[[...slug]]/`), so `src/app/(dashboard)/page.tsx` is that path, not
+ * `/page.tsx`.
+ */
+function pathStart(line: string, at: number, floor: number): number {
+  let from = at
+  while (from > floor) {
+    const char = line[from - 1]
+    if (/[\w./@~-]/.test(char)) from--
+    else if (char === ')' || char === ']') {
+      const open = bracketOpen(line, from - 1, floor)
+      if (open === -1) break
+      from = open
+    } else break
+  }
+  return from
+}
+
+/** Where the folder name closing at `close` (`)` or `]`) opens, at most 40 characters back and no further than `floor`; -1 if it is no folder name (empty, or a space, quote or slash comes first). */
+function bracketOpen(line: string, close: number, floor: number): number {
+  const [opening, closing] = line[close] === ')' ? ['(', ')'] : ['[', ']']
+  let depth = 0
+  for (let index = close; index >= Math.max(floor, close - 40); index--) {
+    const char = line[index]
+    if (char === closing) depth++
+    // `[[...slug]]` closes twice, and opens twice.
+    else if (char === opening) {
+      if (--depth === 0) return close - index > 1 ? index : -1
+    } else if (/[\s`'"/\\()[\]]/.test(char)) return -1
+  }
+  return -1
+}
+
 /** Where a line names a file: the path, or a shorter or longer form of it (`route.ts`, `app/api/route.ts`, `/root/app/src/app/api/route.ts`), not another file of the same name. */
 function fileMentions(line: string, path: string): Array<[number, number]> {
   const file = normalizePath(path)
@@ -155,10 +190,9 @@ function fileMentions(line: string, path: string): Array<[number, number]> {
     const end = at + sought.length
     // A longer name goes on after it (`notes.md.bak`, `notes.mdx`, `Makefile-old`); a sentence's full stop does not. A folder goes on into its files.
     if (!sought.endsWith('/') && (/[\w-]/.test(line[end] ?? '') || (line[end] === '.' && /[\w-]/.test(line[end + 1] ?? '')))) continue
-    let from = at
-    while (from > Math.max(previous, 0) && /[\w./@~-]/.test(line[from - 1])) from--
-    let start = from
-    if (from === previous) [from, start] = [previousFrom, previousStart]
+    const scanned = pathStart(line, at, Math.max(previous, 0))
+    let [from, start] = [scanned, scanned]
+    if (scanned === previous) [from, start] = [previousFrom, previousStart]
     else while (line.startsWith('./', start)) start += 2
     previous = at
     previousFrom = from
@@ -194,17 +228,65 @@ function importsOf(line: string, path: string): Array<[number, number]> {
 const pointsTo =
   /(?:\bimport(?:s|ed|ing)?\b[^\n.;]{0,60}?\bfrom|\b(?:see|refer to|consult|as in|(?:mirror|follow|match)(?:s|ed|ing|es)?(?: the [\w -]{0,30}? (?:in|of|from))?|based on|copied from|same as|(?:patterns?|approach|conventions?|examples?|style|shape) (?:in|of|from|used in)))\s?\(?[`'"]?$/i
 
-/** Whether a line only reads or looks up a file: each place it names the file is an import, or follows words pointing the reader to it with no edit in the rest of its clause. */
+/**
+ * A test runner's command (`pytest`, `npx vitest run`, `go test`, `node --test`, `npm run test:unit --`): the paths right
+ * after it, among its flags, are the tests it runs.
+ */
+const testRunner =
+  /(?<![\w./-])(?:py\.?test|vitest(?: run)?|jest|mocha|ava|playwright test|(?:go|cargo|bun|deno|dotnet|swift|flutter|dart|mix) test|node --test|(?:npm|pnpm|yarn|bun) (?:run )?test(?::[\w-]{1,30})?|phpunit|rspec)(?![\w./-])/g
+
+/** Whether text between a test runner and a path holds its arguments only: flags (`-k`, `--run`, `-x`), a flag's value (`-k boundary`, `-k "a or b"`), other paths. */
+function runnerArguments(text: string): boolean {
+  let flagValue = false
+  for (const token of text.replace(/(["'])[^"'\n]{0,100}\1/g, 'quoted').split(/\s+/)) {
+    if (token === '') continue
+    // The end of the command, or of the sentence: what comes after is not the runner's.
+    if (/[`;|&()]|[.,]$/.test(token)) return false
+    if (token.startsWith('-')) flagValue = !token.includes('=')
+    else if (/[/.:*]/.test(token) || flagValue) flagValue = false
+    else return false
+  }
+  return true
+}
+
+/** Where each test runner's command of a line ends: its arguments start there. */
+function runnerEnds(line: string): number[] {
+  return [...line.matchAll(testRunner)].map((match) => match.index + match[0].length)
+}
+
+/** Whether a line's mention of a file at `from` is a path a test runner is given: `pytest tests/test_x.py`, `npx vitest run src/a.test.ts`. */
+function runBy(line: string, ends: number[], from: number): boolean {
+  const end = ends[firstAtLeast(ends, from + 1) - 1]
+  return end !== undefined && from - end <= 200 && runnerArguments(line.slice(end, from))
+}
+
+/**
+ * Whether a line only reads, runs or looks up a file: each place it names the file is an import, a test a runner is given,
+ * or follows words pointing the reader to it, with no edit in the rest of its clause.
+ */
 function onlyPointsTo(line: string, path: string): boolean {
   const imports = new SortedRanges(importsOf(line, path))
   const named = fileMentions(line, path).filter(([from]) => !imports.holding(from))
   if (imports.ranges.length + named.length === 0) return false
   const edits = editPlaces(line)
+  const runners = runnerEnds(line)
   const clauseEnds = [...line.matchAll(/[.;,)]/g)].map((match) => match.index)
   return named.every(([from, to]) => {
-    if (!pointsTo.test(line.slice(Math.max(0, from - 120), from))) return false
+    if (!runBy(line, runners, from) && !pointsTo.test(line.slice(Math.max(0, from - 120), from))) return false
     const clauseEnd = clauseEnds[firstAtLeast(clauseEnds, to)] ?? line.length
     return !asksForEditIn(edits, to, clauseEnd)
+  })
+}
+
+/** A word for tests (`a test`, `test cases`, `the spec`), not a part of a path or a flag (`a.test.ts`, `--test`). */
+const testWord = /(?<![\w./-])(?:tests?|specs?|assertions?|testes|pruebas?|测试|テスト)(?![\w./-])/iu
+
+/** Whether a task asks for tests to be written: an edit word with a word for tests in its clause ("write a test for", "add test cases", "update the tests"). */
+function asksForTests(lines: string[]): boolean {
+  return lines.some((line) => {
+    // Code quoted in the line (`npx vitest run a.test.ts`) is the run, not words for tests.
+    const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
+    return editPlaces(line).edits.ends.some((end) => testWord.test(prose.slice(end, end + 40).split(/[.;:]/, 1)[0]))
   })
 }
 
@@ -224,6 +306,8 @@ function onlyReadsFile(task: Element, lines: string[], path: string): boolean {
   // A line that ends in a colon heads the lines that say what is done to the file.
   const reads = (line: string) => fileMentions(line, path).length > 0 && readsOrRuns.test(line) && !asksForEdit(line) && !/:[*\s]*$/.test(line)
   if (named.length === 0 || !named.every((line) => reads(line) || onlyPointsTo(line, path))) return false
+  // A task that asks for tests writes the test file it runs, though it names the file only in the run.
+  if (testFile.test(path) && named.some((line) => line.search(testRunner) !== -1) && asksForTests(lines)) return false
   // Code that imports a module names it without its extension, and so may the prose that edits it ("Add a method to R2Service").
   const file = normalizePath(path)
   const stem = file.slice(file.lastIndexOf('/') + 1).replace(/\.[^.]*$/, '')

@@ -1,8 +1,10 @@
+import path from 'node:path'
 import {isScalar} from 'yaml'
 import {onlyNearMiss} from '../src/distance.js'
-import {opensFrontmatter, type FrontmatterEntry, type YamlProblem} from '../src/model/frontmatter.js'
+import {htmlCommentsIn, opensFrontmatter, parseFrontmatter, withYamlComments, type Frontmatter, type FrontmatterEntry, type YamlProblem} from '../src/model/frontmatter.js'
 import {checkOptionalKeys} from '../src/frontmatter-keys.js'
 import {isQuickTask, sliceOf, type PlanDocument} from '../src/model/document.js'
+import type {Range} from '../src/model/text.js'
 import {codeList, fencedFrontmatter, lineOf} from '../src/plan.js'
 import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
 import {byName} from '../src/graph/order.js'
@@ -38,6 +40,53 @@ const yamlAdvice: Record<string, string> = {
   BAD_SCALAR_START: 'quote the value',
   MISSING_CHAR: 'quote list items that contain `[`, `]`, `{`, `}` or `,`',
   BLOCK_IN_FLOW: 'quote list items that contain `:` or `[`'
+}
+
+/**
+ * A fix plan of an older GSD template: `/gsd:plan-fix` wrote `{plan}-FIX.md`
+ * (`04-02-FIX.md`, later `{phase}-FIX.md`) with `phase`, `plan` and `type: fix`
+ * only, and the executor ran it as written.
+ */
+const fixPlanName = /^\d+[a-z]?(?:\.\d+)*(?:-\d+[a-z]?)?(?:-FIX)+\.md$/i
+const fixPlanKeys = ['phase', 'plan', 'type']
+
+/** `text` as inline code, whatever backticks it holds. */
+function inlineCode(text: string): string {
+  return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``
+}
+
+/** The YAML library's message, its quoted source kept whole: an escape it refused (`\.`) is shown as code, not cut as a full stop. */
+function yamlMessage(error: YamlProblem): string {
+  const escape = /^Invalid escape sequence (.+)$/.exec(error.message)
+  return escape ? `Invalid escape sequence ${inlineCode(escape[1])}` : error.message.replace(/\.$/, '')
+}
+
+/**
+ * HTML comments that tools read from a plan's body, by their `<!--`: GSD's
+ * allow markers (`verify plan-structure`) and remark-lint's directives. As a
+ * `#` YAML comment such a marker would no longer be read.
+ */
+const bodyMarker = /^(planner-discipline-allow|planner-region-allow|plan-criteria-allow):|^(lint[ \t]+(?:disable|enable|ignore))\b/
+
+/** The message and fix for an HTML comment in the frontmatter (`range`, from `<!--` to `-->`). */
+function htmlCommentFinding(document: PlanDocument, range: Range) {
+  const text = document.text
+  const inner = text.slice(range[0] + 4, range[1] - 3)
+  const marker = bodyMarker.exec(inner.trim())
+  const lead = 'An HTML comment in YAML frontmatter is not a comment in YAML, which reads the line as a key or a value'
+  if (marker) {
+    const name = marker[1] ?? marker[2].replace(/[ \t]+/, ' ')
+    return {message: `${lead}; this one is a \`${name}\` marker, read from the plan body: move it there, on a line of its own (as a \`#\` YAML comment it would no longer be read)`, range}
+  }
+  const lineEnd = text.indexOf('\n', range[1])
+  const after = text.slice(range[1], lineEnd === -1 ? text.length : lineEnd)
+  // Text after the comment on its line would become part of a `#` comment too: no fix then.
+  if (after.trim() !== '') return {message: `${lead}; make it a YAML comment (\`#\`)`, range}
+  const indent = text.slice(text.lastIndexOf('\n', range[0]) + 1, range[0])
+  const lineBreak = text.slice(range[0], lineEnd === -1 ? text.length : lineEnd + 1).includes('\r\n') || after.endsWith('\r') ? '\r\n' : '\n'
+  const lines = inner.split(/\r?\n|\r/).map((line) => line.trim()).filter((line) => line !== '')
+  const replacement = lines.length === 0 ? '#' : lines.map((line) => `# ${line}`).join(lineBreak + indent)
+  return {message: `${lead}; make it a YAML comment (\`#\`)`, range, fix: {range, text: replacement}}
 }
 
 /** Problems of valid YAML past planlint's limits (`src/model/frontmatter.ts`): their messages say it all. */
@@ -134,8 +183,8 @@ export default defineRule<Options>({
     emptyRequirements: false
   },
   check({document, options, report, graph}) {
-    const frontmatter = document.frontmatter
-    if (!frontmatter) {
+    const parsed = document.frontmatter
+    if (!parsed) {
       const fenced = fencedFrontmatter(document)
       if (fenced) {
         report({
@@ -155,6 +204,10 @@ export default defineRule<Options>({
       })
       return
     }
+    // One cause, one message: each HTML comment is told at its line, and the rest is read as if it were a YAML comment.
+    const comments = htmlCommentsIn(parsed, document.text)
+    for (const comment of comments) report(htmlCommentFinding(document, comment))
+    const frontmatter: Frontmatter = (comments.length > 0 ? parseFrontmatter(withYamlComments(document.text, comments)) : undefined) ?? parsed
     const errors = rootErrors(frontmatter.errors, (offset) => lineOf(document, offset))
     for (const error of errors) {
       if (planlintLimits.has(error.code)) {
@@ -162,7 +215,7 @@ export default defineRule<Options>({
         continue
       }
       const advice = yamlAdvice[error.code] ?? 'quote the value, or fix the YAML, so that every YAML reader gets the values you meant'
-      report({message: `Frontmatter is not valid YAML: ${error.message.replace(/\.$/, '')}; ${advice}`, range: error.range})
+      report({message: `Frontmatter is not valid YAML: ${yamlMessage(error)}; ${advice}`, range: error.range})
     }
     const opening: [number, number] = [0, 3]
     if (!frontmatter.data) {
@@ -174,11 +227,13 @@ export default defineRule<Options>({
     }
     const entries = frontmatter.entries
     const quick = isQuickTask(document)
+    const fixPlan = document.path !== undefined && fixPlanName.test(path.basename(document.path))
     const node = graph().planAt(document.path)
     const siblings = node ? graph().inDirectory(node.directory).filter((other) => other !== node && !other.summaryOnly) : []
-    const generation = quick ? [] : options.requiredWithPhase.filter((key) => siblings.some((other) => other.keys.includes(key)))
+    const generation = quick || fixPlan ? [] : options.requiredWithPhase.filter((key) => siblings.some((other) => other.keys.includes(key)))
     const ofTreeGeneration = (key: string) => !options.requiredWithTree.includes(key) || !graph().templateLacksKey(key)
-    const required = [...options.required.filter((key) => !(quick && quickTaskExempt.includes(key)) && ofTreeGeneration(key)), ...generation]
+    const asked = (key: string) => !(quick && quickTaskExempt.includes(key)) && !(fixPlan && !fixPlanKeys.includes(key)) && ofTreeGeneration(key)
+    const required = [...options.required.filter(asked), ...generation]
     const ownSchema = frontmatter.errors.length === 0 && hasSchemaOfItsOwn(document, entries.keys())
     const missing = ownSchema ? [] : required.filter((key) => !entries.has(key))
     const lacking = `Frontmatter lacks the required key${missing.length === 1 ? '' : 's'} ${codeList(missing)}`
@@ -236,7 +291,7 @@ export default defineRule<Options>({
     checkOptionalKeys(document, report)
 
     const type = entries.get('type')
-    if (type && !quick && options.types.length > 0 && !options.types.includes(String(type.value))) {
+    if (type && !quick && options.types.length > 0 && !options.types.includes(String(type.value)) && !(fixPlan && type.value === 'fix')) {
       const value = String(type.value)
       const meant = onlyNearMiss(value, options.types)
       report({

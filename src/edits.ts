@@ -1,5 +1,5 @@
 import type {PlanDocument} from './model/document.js'
-import {opensFrontmatter, parseFrontmatter, type Frontmatter} from './model/frontmatter.js'
+import {htmlCommentsIn, opensFrontmatter, parseFrontmatter, type Frontmatter} from './model/frontmatter.js'
 import type {Range} from './model/text.js'
 import type {Edit, Finding} from './rule.js'
 import {countUpTo} from './sorted.js'
@@ -92,6 +92,16 @@ function lineEndingsHold(before: string, after: string): boolean {
   return lineBreaks(after).every((lineBreak) => kinds.has(lineBreak))
 }
 
+/**
+ * Whether `edit` turns one of the frontmatter's HTML comments into YAML
+ * comments: text the YAML misread made what its author meant, an edit that
+ * cannot make the YAML worse, errors or not.
+ */
+function makesYamlComment(document: PlanDocument, frontmatter: Frontmatter, edit: Edit): boolean {
+  if (!/^#[^\r\n]*(?:\r?\n[ \t]*#[^\r\n]*)*$/.test(edit.text)) return false
+  return htmlCommentsIn(frontmatter, document.text).some(([start, end]) => start === edit.range[0] && end === edit.range[1])
+}
+
 /** Why an edit may not be applied to the document, or `undefined` when it is safe. */
 export function unsafeEditReason(document: PlanDocument, edit: Edit): string | undefined {
   const {text} = document
@@ -107,7 +117,9 @@ export function unsafeEditReason(document: PlanDocument, edit: Edit): string | u
   if (lineBreaks(edit.text).some((lineBreak) => lineBreak !== eol)) return "it would mix line endings with the file's"
   // Edits to YAML that does not parse could make it worse in ways the error count does not show.
   const {frontmatter} = document
-  if (frontmatter && frontmatter.errors.length > 0 && overlaps(edit.range, frontmatter.range)) return 'the frontmatter has a YAML error to fix first'
+  if (frontmatter && frontmatter.errors.length > 0 && overlaps(edit.range, frontmatter.range) && !makesYamlComment(document, frontmatter, edit)) {
+    return 'the frontmatter has a YAML error to fix first'
+  }
   if (!editKeepsFrontmatter(document, edit)) return 'it would break the YAML frontmatter'
   return undefined
 }

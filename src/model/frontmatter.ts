@@ -1,4 +1,4 @@
-import {isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode} from 'yaml'
+import {isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlNode} from 'yaml'
 import {lineRanges, type Range} from './text.js'
 
 /** One top-level `key: value` of the frontmatter, with source ranges. */
@@ -174,4 +174,54 @@ export function frontmatterItems(frontmatter: Frontmatter, node: unknown): Front
     items.push({value: item.value, text: item.source ?? String(item.value), range: [start, end]})
   }
   return items
+}
+
+/**
+ * The HTML comments that open a line of the frontmatter and close inside it
+ * (`<!--` to the end of `-->`): YAML has no such comments, so it reads them as
+ * text, a key of their own or a piece of the key or value beside them. Lines
+ * of a block or quoted scalar are left out: there the comment is text of the
+ * value, as its author wrote it.
+ */
+export function htmlCommentsIn(frontmatter: Frontmatter, text: string): Range[] {
+  const [start, end] = frontmatter.contentRange
+  const yaml = text.slice(start, end)
+  if (!yaml.includes('<!--')) return []
+  const verbatim: Range[] = []
+  visit(frontmatter.document, {
+    Scalar(_, node) {
+      if (node.range && node.type !== 'PLAIN') verbatim.push([node.range[0], node.range[1]])
+    }
+  })
+  verbatim.sort((a, b) => a[0] - b[0])
+  const comments: Range[] = []
+  let scalar = 0
+  // The closing `-->` is looked for again only past the last one found, so unclosed openers cost one scan in all.
+  let closing = -1
+  const commentLine = /^[ \t]*<!--/gm
+  for (let match = commentLine.exec(yaml); match; match = commentLine.exec(yaml)) {
+    const opening = match.index + match[0].length - 4
+    if (closing < opening + 4) closing = yaml.indexOf('-->', opening + 4)
+    if (closing === -1) break
+    while (scalar < verbatim.length && verbatim[scalar][1] <= opening) scalar++
+    if (scalar < verbatim.length && verbatim[scalar][0] <= opening) continue
+    comments.push([start + opening, start + closing + 3])
+    commentLine.lastIndex = closing + 3
+  }
+  return comments
+}
+
+/**
+ * `text` with each of `comments` turned into YAML comments of the same length
+ * (a `#` in place of each of its lines' first character), so that the YAML
+ * reads as its author meant it.
+ */
+export function withYamlComments(text: string, comments: readonly Range[]): string {
+  let masked = ''
+  let at = 0
+  for (const [start, end] of comments) {
+    masked += text.slice(at, start) + '#' + text.slice(start + 1, end).replace(/([\n\r][ \t]*)[^ \t\r\n]/g, '$1#')
+    at = end
+  }
+  return masked + text.slice(at)
 }
