@@ -2,7 +2,7 @@ import type {PlanDocument} from '../src/model/document.js'
 import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {child} from '../src/model/markup.js'
-import {andList, filesModified, isCheckpoint, lineOf, normalizePath, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
+import {andList, elementsNamed, filesModified, isCheckpoint, lineOf, normalizePath, pathEntries, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -47,6 +47,22 @@ const bookkeepingPart = (part: string) => commitPart.test(part) || planningDocPa
 const generatedMigration = /^(?:generate|regenerate|run|apply|push)\b[^\n]{0,40}\bmigrations?\b/i
 
 /**
+ * One part of a name that runs the plan's checks, as GSD's executor does after every plan's tasks
+ * (`workflows/execute-plan.md`: "Run `<verification>` checks"): the build, the tests, the type check, the linter, a
+ * smoke test, a final verification, a check that what worked still works, and fixing what they find (its
+ * `verification_failure_gate`); not a check of anything else ("Verify each plan is executable": an audit, work).
+ */
+const checkPart =
+  /^(?:the\s+)?(?:(?:final|full|static|quick|overall|last|closing|automated|end-of-[\w-]{1,30}|cross-cutting)\s+){0,3}(?:(?:re-?)?run\s+(?:the\s+|all\s+)?(?:(?:full|whole|entire|complete|unit|integration|e2e|automated)\s+){0,2}(?:tests?|test\s+suites?|suites?|build|typecheck|type-check|type\s+check|linters?|lint|checks?|verification|smoke\s+tests?)\b|(?:verification|validation)\b|(?:verify|validate)(?:$|\s+(?:that\s+)?(?:no\s+regressions?\b|(?:the\s+|all\s+)?(?:build|tests?|test\s+suite|suite|checks?)\b|[^\n]{0,80}?\bstill\s+(?:works?|pass(?:es)?)\b))|smoke(?:[- ]?tests?|\s+checks?)?\b|build(?:\s+(?:passes|succeeds|checks?|gate))?$|typecheck\b|type-check\b|lint\b|(?:syntax|type|lint|sanity|build)\s+checks?\b|checks$|regression\s+(?:gate|checks?|run)\b|(?:test\s+)?suite(?:\s+(?:green|passes|run))?$|tests?\s+(?:smoke|green|pass(?:es)?)$|fix\s+(?:any\s+|the\s+)?(?:failures|failing\s+tests|regressions|errors)\b|最终验证|验证)/i
+
+/** Whether a task only runs the plan's checks: every part of its name does (or is bookkeeping), and it writes no file. */
+function onlyChecks(document: PlanDocument, task: Element): boolean {
+  const parts = nameParts(taskTitle(document, task))
+  if (!parts.some((part) => checkPart.test(part)) || !parts.every((part) => checkPart.test(part) || bookkeepingPart(part))) return false
+  return elementsNamed(task, 'files').every((files) => pathEntries(document, files).length === 0)
+}
+
+/**
  * The parts of a task name (`Commit + push`, `Write SUMMARY.md and update STATE.md`), notes in brackets or after a dash aside;
  * bold and code marks off, and the task number they hid (`**Task 5: Commit**`).
  */
@@ -82,13 +98,20 @@ function tasksOf(document: PlanDocument): {tasks: Range[]; all: number; leftOut:
     return {tasks: work.map((heading) => heading.range), all: headings.length, leftOut: count(headings.length - work.length, 'bookkeeping task', 'bookkeeping tasks'), alternatives: false}
   }
   const executed = document.tasks.filter((task) => !isCheckpoint(task))
-  const kinds = executed.map((task) => kindOf(taskTitle(document, task)))
+  const kinds: Array<'work' | 'bookkeeping' | 'migration' | 'checks'> = executed.map((task) => kindOf(taskTitle(document, task)))
+  // The checks that close a plan (only bookkeeping after them) are the executor's own closing step; a check with work after it is a step that work needs.
+  for (let index = executed.length - 1; index >= 0 && kinds[index] !== 'migration'; index--) {
+    if (kinds[index] === 'bookkeeping') continue
+    if (!onlyChecks(document, executed[index]!)) break
+    kinds[index] = 'checks'
+  }
   const work = executed.filter((_, index) => kinds[index] === 'work')
   const tasks = work.filter((task, index) => !(index > 0 && isAlternative(document, task) && isAlternative(document, work[index - 1])))
   const leftOut = [
     ...count(document.tasks.length - executed.length, 'checkpoint', 'checkpoints'),
     ...count(kinds.filter((kind) => kind === 'bookkeeping').length, 'bookkeeping task', 'bookkeeping tasks'),
-    ...count(kinds.filter((kind) => kind === 'migration').length, 'generated migration', 'generated migrations')
+    ...count(kinds.filter((kind) => kind === 'migration').length, 'generated migration', 'generated migrations'),
+    ...count(kinds.filter((kind) => kind === 'checks').length, 'closing check', 'closing checks')
   ]
   return {tasks: tasks.map((task) => task.openTag), all: document.tasks.length, leftOut, alternatives: tasks.length < work.length}
 }

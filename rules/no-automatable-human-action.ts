@@ -18,6 +18,8 @@ export interface AutomatableWork {
   despiteLogin?: boolean
   /** Flagged even when the sentence asks for an approval: the decision is the person's, writing it into a file the agent's. */
   despiteApproval?: boolean
+  /** Matched with the sentence's code spans blanked: a command in a span is read as a command, asked only with its run verb. */
+  outsideCode?: boolean
 }
 
 interface Options {
@@ -54,12 +56,22 @@ const services: Array<[RegExp, string]> = [
 const platforms = String.raw`\b(supabase|firebase|vercel|netlify|railway|neon|upstash|convex|render|heroku|planetscale|cloudflare|fly\.io|google cloud|gcp|azure|aws)\b`
 const platformThings = String.raw`\b(projects?|apps?|sites?|services?|workers?|instances?|resources?|clusters?)\b`
 
+/** Hosting services whose CLI makes a project from the repository and links it (`vercel link`, `netlify init`, `railway init`, `fly launch`). */
+const hosts = String.raw`\b(vercel|netlify|railway|render|fly\.io|fly|heroku|cloudflare pages|amplify|koyeb|zeabur|deno deploy)\b`
+
 /** The spec's automatable work in prose. Commands themselves are read by `commandsIn`. */
 const builtInWork: AutomatableWork[] = [
   // An ask to deploy, not a mention (`self-deploy role`, `Pre-Deploy Gate`, `before deploy`) nor a requirement id (`DEPLOY-02`).
   {pattern: String.raw`(^|[^\w-])(re)?deploy( it| the| this| your| to| a| an|ing the)\b|^\W*(re)?deploy\b(?!-)`, work: 'deploy', tool: ''},
   // A script of the repository run by name ("run the harvest script"): the Bash tool runs it.
-  {pattern: String.raw`\b(run|re-?run|execute|kick off)\b[^.\n]{0,12}\b(the|our|this) [\w-]+ (script|scraper|crawler|harvester)\b`, work: 'run scripts', tool: 'the Bash tool'},
+  // A script of the repository run by name ("run the harvest script", "start the harvester"), not one forbidden ("do not run the script"): the Bash tool runs it.
+  {
+    pattern: String.raw`(?<!(?:\bnot|\bnever|n't) )(\b(run|re-?run|execute|kick off)\b[^.\n]{0,12}|(?<!\bthe )\b(start|launch) )\b(the|our|this) (?:[\w-]+ )?(scripts?|scrapers?|crawlers?|harvesters?|harvest|collectors?)\b`,
+    work: 'run scripts',
+    tool: 'the Bash tool'
+  },
+  // A script written in prose with its interpreter, no run verb ("Harvest the listings with python scripts/harvest.py"); in a code span it is a command, asked only with its run verb.
+  {pattern: String.raw`\b(python3?|node|bash|ruby|tsx|deno run|uv run|bun run)\s+(\.\/)?[\w./-]{1,80}\.(py|js|mjs|cjs|ts|sh|rb)\b`, work: 'run scripts', tool: 'the Bash tool', outsideCode: true},
   {pattern: String.raw`\b(run|execute|kick off|apply)\b[^.\n]{0,40}\b(build|tests?|test suite|migrations?|migrate|seeds?|seeding|lint|lighthouse|pagespeed)\b`, work: 'run builds, tests and migrations', tool: 'the Bash tool'},
   // SQL the person is told to apply to a database: the agent runs it with psql or the platform's CLI.
   {pattern: String.raw`\b(run|runs|execute|executes|apply|applies)\b[^.\n]{0,40}(\bsql\b|\bddl\b|\w\.sql\b)`, work: 'run SQL against a database', tool: 'psql or the platform\'s CLI'},
@@ -71,9 +83,16 @@ const builtInWork: AutomatableWork[] = [
   },
   // A project or service on a platform whose CLI or API creates it (`supabase projects create`, `firebase projects:create`, `az … create`).
   {
-    pattern: String.raw`\bcreate\b[^.\n]{0,20}${platforms}[^.\n]{0,20}${platformThings}|${platforms}[^.\n]{0,40}\bcreate\b[^.\n]{0,12}${platformThings}|\bcreate\b[^.\n]{0,12}${platformThings}[^.\n]{0,30}${platforms}`,
+    pattern: String.raw`\b(create|set up|provision|spin up)\b[^.\n]{0,20}${platforms}[^.\n]{0,20}${platformThings}|${platforms}[^.\n]{0,40}\bcreate\b[^.\n]{0,12}${platformThings}|\bcreate\b[^.\n]{0,12}${platformThings}[^.\n]{0,30}${platforms}`,
     work: 'create projects and services',
     tool: ''
+  },
+  // A hosting project made in the web UI from the repository ("import the repo into Vercel", "connect the repo to a new Netlify site", New Project, then the repo): the host's CLI makes and links it, even after a sign-in in the same sentence.
+  {
+    pattern: String.raw`\b(import|connect|link)\b[^.\n]{0,40}\b(repo|repository)\b[^.\n]{0,40}\b(into|to|with|on|in)\b[^.\n]{0,30}${hosts}|${hosts}[^.\n]{0,60}\b(import|connect|link)\b[^.\n]{0,40}\b(repo|repository)\b|\b(new project|add new site|new site|import (an existing|a git|git) (project|repository))\b[^.\n]{0,60}\b(repo|repository)\b`,
+    work: 'set up a hosting project',
+    tool: '',
+    despiteLogin: true
   },
   // A web service set up in a hosting dashboard (New → Web Service, its build and start commands): a blueprint file or the platform's CLI sets it up; signing in and pasting a key stay the person's.
   {
@@ -95,6 +114,14 @@ const builtInWork: AutomatableWork[] = [
   // A section or note added to a log or notes file, named by what it is ("add a note to the diagnostic log"): the person's decision goes into it, the agent writes it.
   {
     pattern: String.raw`\b(append|add|write)\b[^.\n]{0,40}\b(sections?|notes?|entry|entries|heading)\b[^.\n]{0,40}\b(to|in|into|at the (end|bottom|top) of)\b[^.\n]{0,40}\b(logs?|journal|changelog|notes file)\b`,
+    work: 'create or edit files',
+    tool: 'the Write tool',
+    despiteApproval: true
+  },
+  // What a run printed, noted in the plan's log or its state file ("note the output in the phase log", "paste the result into STATE.md"): the agent writes it.
+  // "Note" writes only what a run gave (an output, a status), not a field to look at; a service's own log (the build log, the Vercel log) is read, not written; a "decision record" is a noun.
+  {
+    pattern: String.raw`\b(paste|(?<!\b(?:a|an|the|decision|approval|audit) )record(?!s? ?\()|copy|put|enter|jot down|write down|note\b[^.\n]{0,30}\b(outputs?|results?|outcomes?|status|exit codes?|urls?|values?|ids?|hash(es)?|shas?|versions?|timings?|counts?|numbers))\b[^.\n]{0,40}\b(in|into|to|under)\b[^.\n]{0,30}?((?:[\w.-]{1,60}\/){0,8}[\w.-]{0,60}(state|roadmap|summary|-log)\.md\b|\b(the|your|our|this|that|a) (?!(build|server|console|ci|vercel|railway|netlify|fly|docker|container|function|worker|browser|devtools|app|error|deploy|deployment|system|audit|access|runtime|network|cloudwatch|github|actions|job|workflow|activity|event|edge|supabase|firebase)\b)(?:[\w-]{1,30} )?logs?\b(?![ -](line|lines|path|level|call|calls|strip|entry|entries|output|viewer|stream|tab|panel|page|explorer)\b))`,
     work: 'create or edit files',
     tool: 'the Write tool',
     despiteApproval: true
@@ -285,6 +312,9 @@ function blanked(text: string, offset: number, ranges: SortedRanges): string {
   return at === 0 ? text : parts.join('') + text.slice(at)
 }
 
+/** `text` with its code spans blanked to spaces, offsets kept. */
+const outsideSpans = (text: string) => text.replace(/`[^`\n]{1,400}`/g, (span) => ' '.repeat(span.length))
+
 /** A sentence that edits a file ("Claude updates `ROADMAP.md`", "the executor will mark the plan done"). */
 const editsFile = /\b(updates?|edits?|writes?|marks?|records?|appends?|fills?( in)?|adds?|creates?|ticks?)\b/i
 
@@ -357,6 +387,20 @@ const approves = /\b(approv|aprob|aprueb)/i
 /** A release a maintainer reviews: its name or text says release, tag or publish, and review or sign-off. */
 const releases = /\b(releases?|tags?|publish\w*)\b|发布|リリース|релиз|publica/i
 const reviews = /\b(review\w*|approv\w*|maintainer|sign[- ]?off|one-way|irreversible|locked)\b|审核|审查|レビュー|ревью|revis/i
+
+/**
+ * A release trigger only a maintainer may pull, review or not: a release
+ * commit (`Release-As: 2.0.0`, read by release-please) and the merge of the
+ * release PR that publishes. The authority is theirs, not a step to automate.
+ */
+const releaseTrigger = /\brelease-as:|\b(?:merge|approve)\b[^.\n]{0,40}\b(?:release[- ]please|release|version packages)\b[^.\n]{0,12}\b(?:prs?|pull requests?)\b/i
+
+/**
+ * A line asking the person for a value (an id, a name, a branch): a read-only
+ * command on it (`firebase projects:list`, `gh repo view`) looks the value up,
+ * which the agent does itself once the CLI is logged in.
+ */
+const looksUpValue = /\b(?:find|look ?up|get|read|fetch|grab|copy|paste|note|tell|report|send|give)\b[^\n]{0,60}?\b(?:ids?|numbers?|names?|urls?|value|ref|region|branch(?:es)?|sha|hash|version|endpoint|slug)\b/i
 
 /** A review the plan reserves for the maintainer ("MAINTAINER REVIEW REQUIRED", "maintainer sign-off"). */
 const maintainerReview = /\bmaintainer\b[^.\n]{0,20}\b(review|approv|sign)/i
@@ -659,7 +703,7 @@ export default defineRule<Options>({
       const approval = approves.test(asked)
       // A release the maintainer reviews: the push or publish and the look at the tree before it are the gate.
       const given = commandsIn(document, ranges, morePrograms, {slashCommands: true, sql: true})
-      const releaseGate = (releases.test(asked) && reviews.test(asked)) || given.some((command) => isReleaseAct(command.words, {registryOnly: true}))
+      const releaseGate = (releases.test(asked) && reviews.test(asked)) || releaseTrigger.test(asked) || given.some((command) => isReleaseAct(command.words, {registryOnly: true}))
       // A maintainer's review the plan marks as such ("MAINTAINER REVIEW REQUIRED") is a gate as an approval is.
       const gate = approval || releaseGate || maintainerReview.test(asked)
       const readParts = new SortedRanges(ranges)
@@ -693,16 +737,18 @@ export default defineRule<Options>({
       const gitOrGh = given.filter((command) => ['git', 'gh'].includes(command.words[0]))
       const landed = confirmsLanded(asked) && gitOrGh.every(isLookup)
       const looksBeforeDeciding = (command: CommandAsk) => isLookup(command) && (gate || (landed && ['git', 'gh'].includes(command.words[0])))
+      // A read-only command on a line that asks for a value is a look-up asked for, run verb or not ("Find the branch (`gh repo view`)").
+      const looksUp = (command: CommandAsk) => isLookup(command) && lines.test(looksUpValue, sentenceOf(command, sentenceEndsOf(command.context)))
       const commands = given.filter(
         (command: CommandAsk) =>
-          isRunAsk(command, lines) &&
+          (isRunAsk(command, lines) || (command.form === 'span' && looksUp(command))) &&
           !looksBeforeDeciding(command) &&
           !isDescribed(command.range[0]) &&
           !namesScriptFile(command, overDocument.lead(command.range[0], rangeOf(command.range[0]))) &&
           !isReleaseAct(command.words, {registryOnly: !releaseGate}) &&
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
-          !(logsIn && isLoginCheck(command.words)) &&
+          !(logsIn && isLoginCheck(command.words) && !looksUp(command)) &&
           !staleSession.test(sentenceOf(command, sentenceEndsOf(command.context))) &&
           !handlesSecret(command.words) &&
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
@@ -746,8 +792,9 @@ export default defineRule<Options>({
           if (asksApproval && candidate.despiteApproval !== true) return false
           if ((releaseGate && candidate.work.startsWith('do git work')) || (gate && candidate.work.startsWith('read files'))) return false
           // The sentence asks it by itself, or with its lead ("Add these records:" and "| TXT | … |"); what the lead asks by itself it asks once, as its own sentence.
-          const alone = candidate.regexp.test(asking)
-          if (!alone && !(lead !== '' && candidate.regexp.test(read) && !candidate.regexp.test(lead))) return false
+          const [sentenceRead, withLead, leadRead] = candidate.outsideCode === true ? [outsideSpans(asking), outsideSpans(read), outsideSpans(lead)] : [asking, read, lead]
+          const alone = candidate.regexp.test(sentenceRead)
+          if (!alone && !(lead !== '' && candidate.regexp.test(withLead) && !candidate.regexp.test(leadRead))) return false
           const basis = alone ? asking : read
           if (inContext && !asksImperatively(basis, candidate.regexp)) return false
           if (candidate.work === 'create or edit files' && (givenFiles(basis) || (worksElsewhere && recordsObservation.test(basis) && !createsFile.test(basis)))) return false

@@ -9,9 +9,50 @@ const ratings = ['reversible', 'costly', 'one-way']
 /** TDD's phase words in capitals (`(GREEN)`, "the RED tests from Task 1"), or "turns green" in Chinese: the task makes tests written before it pass. */
 const greenHalf = /\b(?:GREEN|RED)\b|变绿|转绿/
 
-/** Whether a `tdd="true"` task is the GREEN half of a pair, its behaviour pinned by the RED tests of an earlier task or plan. */
+/**
+ * Words that say a task goes on making tests written before it pass: "to make the remaining failing tests pass",
+ * "until the rest of the parser tests are green". The qualifier (remaining, failing, red) says the tests exist.
+ */
+const makesRemainingPass =
+  /\b(?:make|makes|making|get|gets|getting|turn|turns|until|so\s+that|so)\s+(?:the\s+|all\s+)?(?:remaining|failing|still-failing|red|rest\s+of\s+the)\s+(?:\S+\s+){0,3}?(?:tests?|specs?)\s+(?:now\s+|are\s+)?(?:pass(?:es)?|green)\b/i
+
+/** Whether a task is the GREEN half of a pair, its behaviour pinned by the RED tests of an earlier task or plan. */
 function makesTestsPass(document: PlanDocument, task: Element): boolean {
-  return greenHalf.test(taskText(document, task))
+  const text = taskText(document, task)
+  return greenHalf.test(text) || makesRemainingPass.test(text)
+}
+
+/** A token without the full stops that end its sentence (`parse-row.test.ts.`). */
+function withoutTrailingDots(token: string): string {
+  let end = token.length
+  while (end > 0 && token[end - 1] === '.') end--
+  return token.slice(0, end)
+}
+
+/** The names of the test files a text mentions (`tests/import/parse-row.test.ts` gives `parse-row.test.ts`). */
+function testFilesNamed(text: string): Set<string> {
+  const names = [...text.matchAll(/[\w@./-]{1,200}/g)].map((match) => withoutTrailingDots(match[0])).filter((token) => testFile.test(token))
+  return new Set(names.map((path) => path.slice(path.lastIndexOf('/') + 1)).filter(Boolean))
+}
+
+/**
+ * The tasks of a plan that are GREEN halves: those that say so, and those that continue one (a GREEN half split
+ * over tasks): after a GREEN task, a task that names a test file it names and writes no other test file.
+ */
+function greenTasks(document: PlanDocument): Set<Element> {
+  const green = new Set<Element>()
+  const named: Array<Set<string>> = []
+  for (const task of document.tasks) {
+    const text = taskText(document, task)
+    const own = taskFiles(document, task).filter((path) => testFile.test(path)).map((path) => path.slice(path.lastIndexOf('/') + 1))
+    const mentioned = testFilesNamed(text)
+    const continues = named.some((names) => [...mentioned].some((name) => names.has(name)) && own.every((name) => names.has(name)))
+    if (makesTestsPass(document, task) || continues) {
+      green.add(task)
+      named.push(mentioned)
+    }
+  }
+  return green
 }
 
 /** A test file or a file in a test folder (`tests/x.ts`, `src/a.test.ts`, `pkg/a_test.go`, `test_a.py`, `spec/fixtures/a.json`). */
@@ -127,9 +168,10 @@ export default defineRule({
       }
     }
     const trackerIds = new Map<string, Element>()
+    const green = greenTasks(document)
     const withoutBehavior = document.tasks.filter(
       (task) =>
-        attribute(task, 'tdd')?.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !makesTestsPass(document, task) && !writesTestsOnly(document, task) && !followsTestsOf(document, task)
+        attribute(task, 'tdd')?.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !green.has(task) && !writesTestsOnly(document, task) && !followsTestsOf(document, task)
     )
     // The test-first tasks of one plan that lack `<behavior>` have one cause (the author's template): one message, at the first; those that list their tests in `<action>` another, told where the lists are.
     const lists = new Map(withoutBehavior.map((task) => [task, actionTestList(document, task)]))

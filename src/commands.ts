@@ -115,7 +115,7 @@ const sessionControls = /^\/(?:add-dir|terminal-setup|install-github-app|release
 
 /** A word that tells the person to type something, in the languages plans are written in. */
 export const runVerb =
-  /\b(runs?|re-?runs?|execute|type|enter|paste|invoke|launch|start|apply|terminal|shell|command line|cli|console:)\b|выполн|запуст|примен|ejecut|execut|aplic|appliqu|lanc|esegu|kör|exécut|运行|执行|应用|실행|적용|chạy/i
+  /\b(runs?|re-?runs?|execute|type|enter|paste|invoke|launch|start|apply|kick(?:s|ing)? off|terminal|shell|command line|cli|console:)\b|выполн|запуст|примен|ejecut|execut|aplic|appliqu|lanc|esegu|kör|exécut|运行|执行|应用|실행|적용|chạy/i
 
 /** A line that is nothing but a code span (a list item of commands). */
 const bareSpan = /^\s*(?:(?:[-*+]|\d+[.)])\s*)?`[^`]+`\s*$/

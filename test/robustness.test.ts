@@ -123,7 +123,7 @@ describe('stylish', () => {
 describe('text as agents save it', () => {
   /** The messages of one plan linted in a tree of its own, as `rule: line:column message`. */
   async function lintPlan(text: string | Buffer, config?: object, preset = 'recommended') {
-    const tree = writeTree([{path: `${phase}/01-01-PLAN.md`, text: cleanPlan.replace('plan: 02', 'plan: 01').replace('depends_on: ["01-01"]', 'depends_on: []')}])
+    const tree = writeTree([{path: `${phase}/01-01-PLAN.md`, text: cleanPlan.replace('plan: 02', 'plan: 01').replace('depends_on: ["01-01"]', 'depends_on: []').replace('wave: 2', 'wave: 1')}])
     try {
       fs.writeFileSync(path.join(tree, `${phase}/01-02-PLAN.md`), text)
       if (config) fs.writeFileSync(path.join(tree, '.planning/config.json'), JSON.stringify(config))

@@ -2,6 +2,7 @@ import path from 'node:path'
 import {parseFrontmatter} from '../model/frontmatter.js'
 import type {ExecutionState, PlanGraph, PlanNode} from './graph.js'
 import {normalizeNumber} from './ids.js'
+import {missingDependencies} from './builds-on.js'
 import {impliedWave, waveIsOff} from './waves.js'
 
 /**
@@ -194,7 +195,8 @@ export function treeView(graph: PlanGraph, options: ViewOptions): TreeView {
       checkpoint: details?.checkpoint ?? false,
       declaredWave: node.wave ?? null,
       impliedWave: implied ?? null,
-      waveMismatch: !node.summaryOnly && waveIsOff(graph, node, implied),
+      // Marked where wave-order reports: a wave off, or a late one that skips a plan it builds on.
+      waveMismatch: !node.summaryOnly && (waveIsOff(graph, node, implied) || missingDependencies(graph, node) !== undefined),
       cycle: cycle ? cycle.map((plan) => relative(plan.path)) : null,
       summaryOnly: node.summaryOnly === true
     }

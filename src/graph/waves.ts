@@ -40,13 +40,15 @@ function phaseDependencies(graph: PlanGraph, node: PlanNode): PhaseDependency[] 
  * plan of its phase, else one after the latest wave among those it waits
  * for, each of them placed the same way (not by the `wave` it declares) —
  * except a plan that has run, which ran in the wave it declares: that is a
- * fact the plans after it follow, not a number a fix moves. So fixing every
- * plan still to run to its implied wave at once is consistent: a fix never
- * calls for another. `undefined` on a cycle, or below a dependency that
- * cannot be known.
+ * fact the plans after it follow, not a number a fix moves; and, unless
+ * `lateWavesOff` (wave-order's `reportLateWaves`), a plan whose wave is later
+ * than its own dependencies need, which its author chose to hold it back.
+ * So fixing every plan to its implied wave at once is consistent: a fix
+ * never calls for another. `undefined` on a cycle, or below a dependency
+ * that cannot be known.
  */
-export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | undefined {
-  const known = graph.memo('impliedWaves', () => new Map<PlanNode, ImpliedWave | undefined>())
+export function impliedWave(graph: PlanGraph, node: PlanNode, lateWavesOff = false): ImpliedWave | undefined {
+  const known = graph.memo(`impliedWaves${lateWavesOff ? ':late' : ''}`, () => new Map<PlanNode, ImpliedWave | undefined>())
   const visiting = new Set<PlanNode>()
   const place = (plan: PlanNode): ImpliedWave | undefined => {
     if (known.has(plan)) return known.get(plan)
@@ -56,7 +58,9 @@ export function impliedWave(graph: PlanGraph, node: PlanNode): ImpliedWave | und
     let result: ImpliedWave | undefined = dependencies?.length === 0 ? {wave: firstWave(graph, plan.directory)} : undefined
     for (const dependency of dependencies ?? []) {
       const {target} = dependency
-      const placed = keepsDeclaredWave(graph, target) ? target.wave : place(target)?.wave
+      let placed = keepsDeclaredWave(graph, target) ? target.wave : place(target)?.wave
+      // A later wave than its dependencies need holds the plan back, as its author chose: the plans after it follow that wave.
+      if (!lateWavesOff && placed !== undefined && target.wave !== undefined && Number.isInteger(target.wave) && target.wave > placed) placed = target.wave
       if (placed === undefined) {
         result = undefined
         break
@@ -89,34 +93,35 @@ function aloneInPhase(graph: PlanGraph, node: PlanNode): boolean {
 
 /**
  * The first dependency of its phase that `node`'s declared `wave` does not
- * come after. For a gap-closure plan (`closesGaps`), only the plans of its
- * round count: one that ran before it was written (a plan of the phase's
- * first round that has run, or any plan that has run while it has not) is
- * done before the round starts, whatever its wave, and the round numbers its
- * waves from 1 again (GSD's gap-closure reference: "Plans with no
- * dependencies → wave 1").
+ * come after. For a gap-closure plan (`closesGaps`), only the plans still to
+ * run count: execute-phase groups only those into waves (it skips the plans
+ * with a summary), so one that has run is done, whatever its wave — a plan
+ * of the first round, or a gap plan of an earlier round (once both have run,
+ * nothing tells the rounds apart, and either way it ran first) — and the
+ * round numbers its waves from 1 again (GSD's gap-closure reference: "Plans
+ * with no dependencies → wave 1").
  */
 export function unorderedDependency(graph: PlanGraph, node: PlanNode): {entry: DependencyEntry; target: PlanNode} | undefined {
   const declared = node.wave
   if (declared === undefined) return undefined
-  const ran = (plan: PlanNode) => graph.executionState(plan) === 'executed'
-  const earlierRound = (target: PlanNode) => node.closesGaps === true && ran(target) && (!ran(node) || !target.closesGaps)
-  return graph.edges(node).find(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared && !earlierRound(target))
+  const done = (target: PlanNode) => node.closesGaps === true && graph.executionState(target) === 'executed'
+  return graph.edges(node).find(({target}) => target.directory === node.directory && target.wave !== undefined && target.wave >= declared && !done(target))
 }
 
 /**
- * Whether a plan's declared `wave` is off: not the wave its dependencies
- * place it in (`implied`, from `impliedWave`), or, when none can be worked
- * out, or for a gap-closure plan (which may number its waves from 1 again or
- * on from the phase's last wave), not after the waves of the plans it depends
- * on (`unorderedDependency`). Never on a cycle, where no wave can be right,
- * nor for a `wave` that is no integer, nor for a plan alone in its phase,
- * which runs alone whatever its wave says.
+ * Whether a plan's declared `wave` is off: before the wave its dependencies
+ * place it in (`implied`, from `impliedWave`), or, with `lateWavesOff`, any
+ * other wave than that one; or, when none can be worked out, or for a
+ * gap-closure plan (which may number its waves from 1 again or on from the
+ * phase's last wave), not after the waves of the plans it depends on
+ * (`unorderedDependency`). Never on a cycle, where no wave can be right, nor
+ * for a `wave` that is no integer, nor for a plan alone in its phase, which
+ * runs alone whatever its wave says.
  */
-export function waveIsOff(graph: PlanGraph, node: PlanNode, implied: number | undefined): boolean {
+export function waveIsOff(graph: PlanGraph, node: PlanNode, implied: number | undefined, lateWavesOff = false): boolean {
   // A `wave` that is no integer (`2.5`) is frontmatter-schema's to report: no whole wave follows from it.
   if (node.wave === undefined || !Number.isInteger(node.wave) || graph.cycleThrough(node) || aloneInPhase(graph, node)) return false
-  if (implied !== undefined && !node.closesGaps) return implied !== node.wave
+  if (implied !== undefined && !node.closesGaps) return lateWavesOff ? implied !== node.wave : node.wave < implied
   return unorderedDependency(graph, node) !== undefined
 }
 
@@ -129,10 +134,10 @@ export function waveIsOff(graph: PlanGraph, node: PlanNode, implied: number | un
  * plan that has run moves no plan still to run: those follow the wave it ran
  * in.
  */
-export function misplacedDependency(graph: PlanGraph, node: PlanNode): PhaseDependency | undefined {
+export function misplacedDependency(graph: PlanGraph, node: PlanNode, lateWavesOff = false): PhaseDependency | undefined {
   const ran = graph.executionState(node) !== 'pending'
   return phaseDependencies(graph, node)?.find(
-    ({target}) => (ran || graph.executionState(target) === 'pending') && waveIsOff(graph, target, impliedWave(graph, target)?.wave)
+    ({target}) => (ran || graph.executionState(target) === 'pending') && waveIsOff(graph, target, impliedWave(graph, target, lateWavesOff)?.wave, lateWavesOff)
   )
 }
 
@@ -161,11 +166,11 @@ function firstWave(graph: PlanGraph, directory: string): number {
  * cannot be worked out. Worked out once per plan and graph: every plan of a
  * phase asks it of each of its peers.
  */
-export function settledWave(graph: PlanGraph, node: PlanNode): number | undefined {
-  const known = graph.memo('settledWaves', () => new Map<PlanNode, number | undefined>())
+export function settledWave(graph: PlanGraph, node: PlanNode, lateWavesOff = false): number | undefined {
+  const known = graph.memo(`settledWaves${lateWavesOff ? ':late' : ''}`, () => new Map<PlanNode, number | undefined>())
   if (known.has(node)) return known.get(node)
-  const implied = impliedWave(graph, node)?.wave
-  const settled = waveIsOff(graph, node, implied) || misplacedDependency(graph, node) ? implied : node.wave
+  const implied = impliedWave(graph, node, lateWavesOff)?.wave
+  const settled = waveIsOff(graph, node, implied, lateWavesOff) || misplacedDependency(graph, node, lateWavesOff) ? implied : node.wave
   known.set(node, settled)
   return settled
 }
