@@ -104,7 +104,16 @@ export function contentOf(document: PlanDocument, element: Element): string {
 
 /** Elements named `name` anywhere inside `element`. */
 export function elementsNamed(element: Element, name: string): Element[] {
-  return descendants(element).filter((candidate) => candidate.name === name)
+  // The walk of `descendants`, keeping only the matches: rules ask every task for a few names, and the whole list each time was garbage.
+  const found: Element[] = []
+  const pending: Element[] = []
+  for (let index = element.children.length - 1; index >= 0; index--) pending.push(element.children[index])
+  while (pending.length > 0) {
+    const candidate = pending.pop()!
+    if (candidate.name === name) found.push(candidate)
+    for (let index = candidate.children.length - 1; index >= 0; index--) pending.push(candidate.children[index])
+  }
+  return found
 }
 
 /** Elements that speak to a person: a task carrying one was meant to stop for them. */
