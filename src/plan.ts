@@ -13,6 +13,9 @@ export const taskTypes = [
   'checkpoint:human-verify', 'checkpoint:decision', 'checkpoint:human-action', 'checkpoint:tdd-review'
 ]
 
+/** `taskTypes`, looked up: every rule asks every task its type. */
+const knownTaskTypes: ReadonlySet<string> = new Set(taskTypes)
+
 /** `Checkpoint:Human_Verify`, `human-verify`, `checkpoint-decision` → the type of `types` meant, if it is one. */
 export function typeMeant(value: string, types: readonly string[]): string | undefined {
   const normalized = value.trim().toLowerCase().replace(/_/g, '-').replace(/\s+/g, '').replace(/^checkpoint-/, 'checkpoint:')
@@ -29,7 +32,7 @@ export function typeMeant(value: string, types: readonly string[]): string | und
  */
 export function taskType(task: Element): string | undefined {
   const value = attribute(task, 'type')?.value
-  if (value === undefined || taskTypes.includes(value)) return value
+  if (value === undefined || knownTaskTypes.has(value)) return value
   return typeMeant(value, taskTypes) ?? value
 }
 
