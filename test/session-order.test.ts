@@ -45,6 +45,8 @@ beforeAll(() => {
   root = writeTree(tree, 'planlint-order-')
   for (const file of files) {
     const run = planlint(root, '--preset', 'gsd', '--format', 'json', file)
+    // Once, in a loaded full run, a process printed nothing: say how it ended if it does again.
+    expect(run.stdout, `planlint ${file} exited ${run.code} with no output:\n${run.stderr}`).not.toBe('')
     const [result] = JSON.parse(run.stdout) as LintResult[]
     alone.set(file, linesOf(result))
   }

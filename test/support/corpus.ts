@@ -2,12 +2,11 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {describe, expect, it} from 'vitest'
+import {afterAll, describe, expect, it} from 'vitest'
 import {lintFiles} from '../../src/lint.js'
 import {buildDocument, parseMarkdown, type PlanDocument} from '../../src/model/document.js'
 import {markerOf} from '../../src/model/markers.js'
 import {toResults} from '../../src/reporters/result.js'
-import {cachedSet} from './cached-set.js'
 
 /** The real corpus lives beside the project on developer machines and in CI, never on a user's. */
 export const corpus = fileURLToPath(new URL('../../../shared/corpus/real', import.meta.url))
@@ -74,6 +73,9 @@ type Reading = ReturnType<typeof commonMarkReading>
 
 const packageVersion = (name: string) => (JSON.parse(fs.readFileSync(fileURLToPath(new URL(`../../node_modules/${name}/package.json`, import.meta.url)), 'utf8')) as {version: string}).version
 
+/** The packages remark's reading of a file depends on. */
+const oracleParsers = ['remark-parse', 'mdast-util-from-markdown', 'micromark', 'mdast-util-frontmatter', 'mdast-util-to-string']
+
 /**
  * remark's reading of each corpus file, kept between runs by the file's hash
  * (under node_modules/.cache, for these versions of the parser): a full parse
@@ -81,7 +83,7 @@ const packageVersion = (name: string) => (JSON.parse(fs.readFileSync(fileURLToPa
  */
 const oracleCache = fileURLToPath(
   new URL(
-    `../../node_modules/.cache/planlint-commonmark-reading/${['remark-parse', 'mdast-util-from-markdown', 'micromark', 'mdast-util-frontmatter', 'mdast-util-to-string'].map((name) => `${name}@${packageVersion(name)}`).join('+')}/`,
+    `../../node_modules/.cache/planlint-commonmark-reading/${oracleParsers.map((name) => `${name}@${packageVersion(name)}`).join('+')}/`,
     import.meta.url
   )
 )
@@ -101,23 +103,39 @@ function remarkReadings(repository: string): {readings: Map<string, Reading>; sa
 }
 
 /**
- * The files whose scan agreed with remark's reading under the document model
- * as it is now (the sources of src/model/ and the versions of the parsers it
- * runs), by repository, kept under node_modules/.cache like remark's readings:
- * the same text under the same model reads the same, so a run checks again
- * only files or a model that changed, as the ReDoS test does for patterns.
+ * The repositories whose every file the scan read as remark's tree does, under
+ * the document model as it is now, recorded in the repository
+ * (test/fixtures/corpus-agreed/part-N.json) as a digest of each repository's
+ * file names and texts: the same texts under the same model read the same, so
+ * a fresh clone parses the corpus with remark (minutes) only when the model,
+ * the parsers, this check or the corpus changed. A run outside CI writes the
+ * record back when it changed, and it is committed with the change.
  */
-function scanAgreements(repository: string): {agreed: Set<string>; save: () => void} {
-  const {known, save} = cachedSet(path.join(oracleCache, 'scan-agreed', modelDigest, `${repository}.json`))
-  return {agreed: known, save}
+function agreementRecord(part: number): {agreed: (repository: string, digest: string) => boolean; add: (repository: string, digest: string) => void; save: (repositories: string[]) => void} {
+  const file = fileURLToPath(new URL(`../fixtures/corpus-agreed/part-${part}.json`, import.meta.url))
+  const record = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {model: string; agreed: Record<string, string>}) : undefined
+  const agreed = new Map(record?.model === modelDigest ? Object.entries(record.agreed) : [])
+  const byName = ([a]: [string, string], [b]: [string, string]) => a.localeCompare(b)
+  const before = JSON.stringify([...agreed].sort(byName))
+  return {
+    agreed: (repository, digest) => agreed.get(repository) === digest,
+    add: (repository, digest) => agreed.set(repository, digest),
+    save: (repositories) => {
+      const kept = [...agreed].filter(([repository]) => repositories.includes(repository)).sort(byName)
+      if (process.env.CI || (record?.model === modelDigest && JSON.stringify(kept) === before)) return
+      fs.mkdirSync(path.dirname(file), {recursive: true})
+      fs.writeFileSync(file, `${JSON.stringify({model: modelDigest, agreed: Object.fromEntries(kept)}, null, 2)}\n`)
+    }
+  }
 }
 
-/** What a scan's agreement depends on, read once per run: `src/model/`'s sources and the parsers' versions. */
+/** What a scan's agreement depends on, read once per run: `src/model/`'s sources, this check and the parsers' versions. */
 const modelDigest = (() => {
   const model = fileURLToPath(new URL('../../src/model/', import.meta.url))
   const hash = createHash('sha1')
   for (const name of fs.readdirSync(model).sort()) hash.update(name).update(fs.readFileSync(path.join(model, name)))
-  for (const name of ['micromark', 'micromark-core-commonmark', 'micromark-extension-frontmatter', 'yaml']) hash.update(`${name}@${packageVersion(name)}`)
+  hash.update(fs.readFileSync(fileURLToPath(import.meta.url)))
+  for (const name of ['micromark', 'micromark-core-commonmark', 'micromark-extension-frontmatter', 'yaml', ...oracleParsers]) hash.update(`${name}@${packageVersion(name)}`)
   return hash.digest('hex')
 })()
 
@@ -158,27 +176,30 @@ export function checkCorpusPart(part: number): void {
       }
     }, 300_000)
 
+    const record = agreementRecord(part)
     it.each(repositories)('%s: the model reads code, headings and kinds as from remark\'s tree', (repository) => {
       const root = path.join(corpus, repository, '.planning')
+      const files = markdownFiles(repository).map((file) => ({file, text: fs.readFileSync(path.join(root, file), 'utf8')}))
+      const digest = createHash('sha1')
+      for (const {file, text} of files) digest.update(file).update('\0').update(createHash('sha1').update(text).digest('hex'))
+      const repositoryDigest = digest.digest('hex')
+      if (record.agreed(repository, repositoryDigest)) return
       const {readings, save} = remarkReadings(repository)
-      const {agreed, save: saveAgreed} = scanAgreements(repository)
       const differences: string[] = []
-      for (const file of markdownFiles(repository)) {
-        const text = fs.readFileSync(path.join(root, file), 'utf8')
+      for (const {file, text} of files) {
         const key = `${file}\0${createHash('sha1').update(text).digest('hex')}`
-        if (agreed.has(key)) continue
         let remarkReading = readings.get(key)
         if (!remarkReading) readings.set(key, (remarkReading = commonMarkReading(buildDocument(text, path.join(root, file), parseMarkdown(text)))))
         const scanned = buildDocument(text, path.join(root, file))
         const kind = scanned.kind
-        const before = differences.length
         if (JSON.stringify(commonMarkReading(scanned)) !== JSON.stringify(remarkReading)) differences.push(`${file}: code or headings`)
         if (kind !== fullKind(scanned)) differences.push(`${file}: kind ${kind}, not ${fullKind(scanned)}`)
-        if (differences.length === before) agreed.add(key)
       }
       save()
-      saveAgreed()
       expect(differences).toEqual([])
+      record.add(repository, repositoryDigest)
     }, 600_000)
+
+    afterAll(() => record.save(repositories))
   })
 }
