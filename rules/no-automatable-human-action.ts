@@ -132,15 +132,8 @@ const builtInWork: AutomatableWork[] = [
   {pattern: String.raw`\b(find|get|copy|grab|look up|locate|extract|read)\b[^.\n]{0,60}\b(devtools|dev tools|developer tools|view[- ]source|page source|network tab)\b|\b(devtools|developer tools|network tab)\b[^.\n]{0,60}\b(find|copy|grab|look for|search|extract|locate)\b`, work: "read values off a web page", tool: 'curl or Playwright'},
   // Making icons or images in set sizes from a logo: ImageMagick or sharp does it.
   {pattern: String.raw`\b(generate|create|make|export|resize|produce|render)\b[^.\n]{0,40}(\b(icons?|favicons?|pngs?|app icons?)\b|\b\d{2,4}\s?[x×]\s?\d{2,4}\b)|\b(imagemagick|realfavicongenerator|favicon generator|favicon\.io)\b`, work: 'make images from a source image', tool: 'ImageMagick or sharp', unless: String.raw`\b(screenshots?|photos?|failed|fallback)\b`},
-  // An env file is written by the agent even when the sentence names a secret (a model name beside the key goes in by the Write tool),
-  // but not when what goes in is the person's own key ("paste your own API key as OPENAI_API_KEY=…"): that is providing the secret.
-  {
-    pattern: String.raw`\b(create|edit|update|write|add|open|paste|fill|put)\b[^.\n]{0,40}(?<![\w)])\.env\b|(创建|新建|编辑|填写|写入)[^。\n]{0,20}\.env\b`,
-    work: 'create or edit files',
-    tool: 'the Write tool',
-    despiteSecrets: true,
-    unless: String.raw`\b(your|their|my) (own )?([\w-]{1,40} )?[\w-]{0,40}?(api[ _-]?keys?|keys?|tokens?|secrets?|credentials?|passwords?|passphrase)\b`
-  },
+  // An env file is written by the agent even when a secret goes into it: the person pastes the secret, the agent writes the file.
+  {pattern: String.raw`\b(create|edit|update|write|add|open|paste|fill|put)\b[^.\n]{0,40}(?<![\w)])\.env\b|(创建|新建|编辑|填写|写入)[^。\n]{0,20}\.env\b`, work: 'create or edit files', tool: 'the Write tool', despiteSecrets: true},
   // A migration pasted into a web SQL editor: the agent applies it with `supabase db push` or psql.
   // Not what was done there ("backfill applied via the SQL Editor"), which a note may quote.
   {pattern: String.raw`\b(sql[ -]?editor|supabase studio)\b`, work: 'run SQL in a web SQL editor', tool: '`supabase db push` or psql', unless: String.raw`\b(applied|ran|executed|aplicad[ao]s?|ejecutad[ao]s?)\b`},
