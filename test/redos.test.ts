@@ -4,7 +4,7 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {check} from 'recheck'
 import ts from 'typescript'
-import {beforeAll, describe, expect, it} from 'vitest'
+import {beforeAll, describe, expect, it, vi} from 'vitest'
 
 /**
  * Every regular expression planlint applies to plan text runs in linear time:
@@ -80,6 +80,8 @@ async function builtPatterns(): Promise<void> {
     }
   })
   try {
+    // The suite shares a module graph between test files: load the modules afresh, so that the patterns they build as they load are seen too.
+    vi.resetModules()
     const {rules} = await import('../rules/index.js')
     const {docExamples, runExample} = await import('./support/doc-examples.js')
     for (const ruleId of Object.keys(rules) as Array<keyof typeof rules>) {
