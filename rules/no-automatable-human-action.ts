@@ -239,14 +239,42 @@ const recordsObservation = /\b(?:record|append|note|write down|jot down|paste|ad
 const createsFile = /\b(?:create|template)\b/i
 
 /**
+ * What the person saw, heard or read back themselves ("the value you read back
+ * in the app", "paste what you heard into the log"): an observation the agent
+ * cannot make, so writing it down is the person's report wherever the task is.
+ * Not what a run printed ("note the output"), which the agent sees itself.
+ */
+const observed = /\bwhat you (?:saw|see|heard|hear|noticed|observed|felt)\b|\byou (?:saw|heard|noticed|observed|felt|measured)\b|\bread ?back\b|\b(?:sounds|looks|felt) like\b/i
+const runOutput = /\b(?:outputs?|results?|exit codes?|printed|prints|stdout|stderr|logs? lines?)\b/i
+
+/** A log note of the person's own: an observation where the agent does not reach, or one only they could make. */
+const recordsOwnObservation = (text: string, worksElsewhere: boolean) =>
+  recordsObservation.test(text) && !createsFile.test(text) && (worksElsewhere || (observed.test(text) && !runOutput.test(text)))
+
+/** A forbidding word just before the work's verb ("Do NOT run the full script", "never `npm run build`"): it forbids the work, not asks it; "do not forget to run" asks it. */
+const forbidsWork = /(?:\bnot|\bnever|n't|\bavoid|\bwithout)\b(?![^.;,\n]{0,16}\b(?:forget|fail|skip|hesitate|miss|neglect)\b)[^.;,\n]{0,16}$/i
+
+/** Whether `regexp`'s first match in `sentence` stands after a forbidding word. */
+function forbidden(sentence: string, regexp: RegExp): boolean {
+  const index = regexp.exec(sentence)?.index ?? 0
+  return forbidsWork.test(sentence.slice(Math.max(0, index - 24), index))
+}
+
+/** The files a maintainer's release commit touches (the release-please manifest and config, the changelog): editing them prepares the release. */
+const releaseFiles = new Set(['release-please-manifest.json', 'release-please-config.json', 'changelog.md'])
+const editsReleaseFiles = (text: string) => fileNames(text).length > 0 && fileNames(text).every((file) => releaseFiles.has(file))
+
+/**
  * A line or sentence about what the agent does, not the person: "Claude runs
  * `supabase db push` after approval", "I'll add it via `npx convex env set`",
  * "the migration was applied". The agent is named the same way in most
  * languages (`Claude`, orchestrator, оркестратор, 编排器); "in Claude Code"
- * names the prompt the person types at, not the agent doing it.
+ * names the prompt the person types at, not the agent doing it. What follows
+ * the person's answer ("After receiving the two URLs, create …", "Once the
+ * user replies, write …") is the agent's next step.
  */
 const agentDoes =
-  /\b(claude(?! code\b|\.md\b)|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(executor|agent)(?= ?\(| ?:| (runs|will|does|edits|executes|applies|writes|creates|first|then|part|side|step)\b)|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
+  /\b(claude(?! code\b|\.md\b)|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(executor|agent)(?= ?\(| ?:| (runs|will|does|edits|executes|applies|writes|creates|first|then|part|side|step)\b)|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|\b(after|once|upon|on) (receiving|getting)\b|\b(after|once|when) the (user|human|person|owner|maintainer|operator|developer) (replies|responds|answers|confirms|provides|sends|pastes|shares|supplies|gives|has (replied|responded|answered|confirmed|provided|sent|pasted|shared|supplied|given))\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
 
 /** A lead or heading that says what the agent cannot do ("Claude cannot provision the runner:") gives the steps under it to the person, not to the agent. */
 const negated = /\b(can ?not|can't|unable|doesn't|does not|won't|isn't able)\b|не может|не можем|不能|无法|no puede|ne peut/i
@@ -310,6 +338,17 @@ function blanked(text: string, offset: number, ranges: SortedRanges): string {
     at = to
   }
   return at === 0 ? text : parts.join('') + text.slice(at)
+}
+
+/** The agent handing the person steps ("Claude posts this checklist and waits, these are dashboard steps: "), up to the colon before them. */
+const handsOver = /\b(?:posts|shows|gives|sends|lists|presents|hands|prints|displays)\b[^.:\n]{0,40}\b(?:checklists?|steps|instructions|list|these|the following)\b[^:\n]{0,80}:\s/i
+
+/** A sentence whose opening is the agent handing over steps: the steps after its colon, read on their own as the person's. */
+function handedOver(sentence: {text: string; start: number}): {text: string; start: number} {
+  const handing = handsOver.exec(sentence.text)
+  if (!handing || !agentDoes.test(sentence.text.slice(0, handing.index))) return sentence
+  const cut = handing.index + handing[0].length
+  return {text: sentence.text.slice(cut), start: sentence.start + cut}
 }
 
 /** `text` with its code spans blanked to spaces, offsets kept. */
@@ -757,7 +796,7 @@ export default defineRule<Options>({
           !isTheirs.has(command.range) &&
           !legitimate.slice(builtInLegitimate.length).some((pattern) => lines.test(pattern, command.context))
       )
-      const sentences = ranges.flatMap(([start, end]) => sentencesIn(proseText, start, end))
+      const sentences = ranges.flatMap(([start, end]) => sentencesIn(proseText, start, end)).map(handedOver)
       // A task's `<context>` mostly says how things stand (now, or after the change): only its imperatives ask.
       const contexts = new SortedRanges(task.children.filter((child) => child.name === 'context').map((child) => child.contentRange))
       // Files the task gives to the agent anywhere in it ("Claude updates `ROADMAP.md` after you confirm") are the agent's wherever it names them.
@@ -797,7 +836,8 @@ export default defineRule<Options>({
           if (!alone && !(lead !== '' && candidate.regexp.test(withLead) && !candidate.regexp.test(leadRead))) return false
           const basis = alone ? asking : read
           if (inContext && !asksImperatively(basis, candidate.regexp)) return false
-          if (candidate.work === 'create or edit files' && (givenFiles(basis) || (worksElsewhere && recordsObservation.test(basis) && !createsFile.test(basis)))) return false
+          if (candidate.work === 'create or edit files' && (givenFiles(basis) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && editsReleaseFiles(basis)))) return false
+          if (forbidden(basis, candidate.regexp)) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
             (candidate.despiteLogin === true || !login.test(basis)) &&

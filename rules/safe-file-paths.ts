@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type {Edit} from '../src/rule.js'
+import {joinedEdit} from '../src/edits.js'
 import {filesModified, normalizePath, taskPaths, type PathEntry} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
@@ -122,17 +122,8 @@ export default defineRule({
       const rooted = absolute.filter((entry) => rootOf(entry) === prefix)
       const [first, ...rest] = rooted
       const more = rest.length === 0 ? '' : `, and ${rest.length} more path${rest.length > 1 ? 's' : ''} in this plan start${rest.length > 1 ? '' : 's'} with \`${prefix}\``
-      // One edit from the first path to the last, which strips the root from each and leaves the text between them as it is.
-      const end = Math.max(...rooted.map((entry) => entry.range[1]))
-      const parts: string[] = []
-      let at = first.range[0]
-      for (const entry of rooted) {
-        if (entry.range[0] < at) continue
-        parts.push(document.text.slice(at, entry.range[0]), document.text.slice(entry.range[0], entry.range[1]).replace(prefix, ''))
-        at = entry.range[1]
-      }
-      parts.push(document.text.slice(at, end))
-      const fix: Edit = {range: [first.range[0], end], text: parts.join('')}
+      // One edit that strips the root from each path.
+      const fix = joinedEdit(document, rooted.map((entry) => ({range: entry.range, text: document.text.slice(entry.range[0], entry.range[1]).replace(prefix, '')})))
       report({
         message: `${first.where} path \`${first.path}\` is absolute${more}: \`${prefix}\` is the repository root (${why}), so name the paths without it`,
         range: first.range,

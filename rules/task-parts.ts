@@ -93,20 +93,51 @@ function tasksFollowed(text: string): number[] {
   return [...text.matchAll(/\b(?:depends?\s+on|after|follows?|builds?\s+on)\s+(?:the\s+)?task\s+(\d+)\b/gi)].map((match) => Number(match[1]))
 }
 
+/** A file's name without its folders and its extensions, and a test file's without its test marks (`tests/tiers.test.ts` and `src/tiers.ts` give `tiers`). */
+function moduleStem(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1)
+  return name.replace(/^test_/i, '').replace(/(?:[._](?:test|spec))?(?:\.\w+)?$/i, '').toLowerCase()
+}
+
+/** Stems too common to tie a module to its tests: every folder has an `index`. */
+const commonStems = new Set(['index', 'main', 'mod', 'lib', 'init', '__init__', 'utils', 'types', 'helpers', 'app'])
+
+/**
+ * Whether a task writes a module the tests of the task before it cover: a production file of its `<files>` that
+ * the test task's text names (`src/pricing/tiers.ts`, `pricing/tiers`, `tiers.ts`), or that one of its test files is
+ * named for (`tiers.ts` for `tiers.test.ts`).
+ */
+function writesModuleUnderTest(own: string[], earlierText: string, tests: string[]): boolean {
+  const testStems = new Set(tests.map(moduleStem))
+  return own.some((path) => {
+    if (testFile.test(path)) return false
+    const name = path.slice(path.lastIndexOf('/') + 1)
+    const stem = moduleStem(path)
+    // The folder and name without extension, as an import names it (`pricing/tiers`).
+    const dot = name.indexOf('.')
+    const tail = (path.slice(0, path.length - name.length) + (dot < 0 ? name : name.slice(0, dot))).split('/').slice(-2).join('/')
+    // A lone name ties only when it is not one every folder has; with its folder (`pricing/index`) it always does.
+    const distinctive = stem.length > 2 && !commonStems.has(stem)
+    return (tail.includes('/') && earlierText.includes(tail)) || (distinctive && (earlierText.includes(name) || testStems.has(stem)))
+  })
+}
+
 /**
  * Whether a `tdd="true"` task is a later half of a pair begun by an earlier task
  * of this plan that has a `<behavior>`: it reads a test file that task writes
  * (GREEN), or says REFACTOR; or, when the earlier task writes the tests (a
  * test file in its `<files>`, or RED / failing tests in its text), it writes
  * only files that task named, says it depends on that task, or says it makes
- * the tests pass without writing tests of its own. That `<behavior>` pins
- * what it must do.
+ * the tests pass without writing tests of its own; right after that task, it
+ * writes the module its tests cover and no test file of its own. That
+ * `<behavior>` pins what it must do.
  */
 function followsTestsOf(document: PlanDocument, task: Element): boolean {
   const text = taskText(document, task)
   const own = taskFiles(document, task)
   const followed = tasksFollowed(text)
-  return document.tasks.slice(0, document.tasks.indexOf(task)).some((earlier, index) => {
+  const position = document.tasks.indexOf(task)
+  return document.tasks.slice(0, position).some((earlier, index) => {
     if (!child(earlier, 'behavior')) return false
     if (/\bREFACTOR\b/.test(text)) return true
     const files = taskFiles(document, earlier)
@@ -116,7 +147,10 @@ function followsTestsOf(document: PlanDocument, task: Element): boolean {
     if (tests.length === 0 && !writesFailingTests.test(earlierText)) return false
     const number = Number(/\bTask\s+(\d+)\b/i.exec(earlierText)?.[1] ?? index + 1)
     if ((own.length > 0 && own.every((path) => files.includes(path))) || followed.includes(number)) return true
-    return makesThemPass.test(text) && !own.some((path) => testFile.test(path) && !files.includes(path))
+    const writesNoOtherTests = !own.some((path) => testFile.test(path) && !files.includes(path))
+    // Right after the test task, the module its tests exercise is what the pair implements, said or not.
+    if (index === position - 1 && writesNoOtherTests && writesModuleUnderTest(own, earlierText, tests)) return true
+    return makesThemPass.test(text) && writesNoOtherTests
   })
 }
 

@@ -2,6 +2,8 @@ import {closestFirst} from '../src/distance.js'
 import {attribute, descendants, type Element} from '../src/model/markup.js'
 import type {PlanDocument} from '../src/model/document.js'
 import {andList, codeList, inForeignTaskFormat, lineOf, taskTitle, taskTypes, typeMeant} from '../src/plan.js'
+import {joinedEdit} from '../src/edits.js'
+import type {Range} from '../src/model/text.js'
 import {defineRule, type Finding} from '../src/rule.js'
 
 interface Options {
@@ -26,11 +28,23 @@ const kindParts: ReadonlyArray<readonly [kind: string, parts: readonly string[]]
   ['checkpoint:tdd-review', ['what-checked', 'gate-results', 'violations']]
 ]
 
-/** What a checkpoint's name asks for when its parts do not say: "Decide on the cache", "Verify the export". */
+/**
+ * What a checkpoint's name asks for when its parts do not say, only when it says it: "Verify the export", "Pick the
+ * font", "Provide the API key". "Apply the review findings" says none ("review" only as the name's first word is
+ * one to do).
+ */
 const kindWords: ReadonlyArray<readonly [kind: string, words: RegExp]> = [
-  ['checkpoint:decision', /\b(?:decide|decision|choose|pick)\b/i],
-  ['checkpoint:human-verify', /\b(?:verif(?:y|ication)|confirm|approv(?:e|al)|sign[- ]?off|review)\b/i]
+  ['checkpoint:decision', /\b(?:decide|decision|choose|choice|pick|select|triage)\b|\bapply\s{0,3}(?:or|\/)\s{0,3}defer\b|\bdefer\s{0,3}(?:or|\/)\s{0,3}apply\b/i],
+  ['checkpoint:human-verify', /\b(?:verif(?:y|ication)|checks?|confirm|approv(?:e|al)|sign[- ]?off)\b|^(?:human\s+)?review\b/i],
+  ['checkpoint:human-action', /^(?:do|provide|create)\b/i]
 ]
+
+/** The kind a checkpoint's name asks for: the one kind its words say; a person's action only when it says no other. */
+function kindNamed(title: string): string | undefined {
+  const said = kindWords.filter(([, words]) => words.test(title)).map(([kind]) => kind)
+  const strong = said.length > 1 ? said.filter((kind) => kind !== 'checkpoint:human-action') : said
+  return strong.length === 1 ? strong[0] : undefined
+}
 
 /** The checkpoint kind a task's parts or name ask for, with what says so; `undefined` when nothing does. */
 function kindAskedFor(document: PlanDocument, task: Element): {kind: string; reason: string} | undefined {
@@ -41,9 +55,20 @@ function kindAskedFor(document: PlanDocument, task: Element): {kind: string; rea
     if (own.length > (best?.parts.length ?? 0)) best = {kind, parts: own}
   }
   if (best) return {kind: best.kind, reason: `its ${andList(best.parts.map((part) => `\`<${part}>\``))} say${best.parts.length > 1 ? '' : 's'}`}
-  const title = taskTitle(document, task)
-  const named = kindWords.find(([, words]) => words.test(title))
-  return named && {kind: named[0], reason: 'its name says'}
+  const named = kindNamed(taskTitle(document, task))
+  return named === undefined ? undefined : {kind: named, reason: 'its name says'}
+}
+
+/** Where the tasks of one message are, from the first: `here and on lines 5 and 9`, `on line 6`. */
+function places(document: PlanDocument, tasks: readonly Element[], first: Element): string {
+  const lines = tasks.filter((task) => task !== first).map((task) => String(lineOf(document, task.openTag[0])))
+  const on = lines.length === 0 ? '' : `on line${lines.length > 1 ? 's' : ''} ${andList(lines)}`
+  return tasks.includes(first) ? (on ? `here and ${on}` : 'here') : on
+}
+
+/** What a message says of the tasks it names besides its own: ` (3 tasks: here and on lines 5 and 9)`, or nothing for one. */
+function taskCount(document: PlanDocument, tasks: readonly Element[]): string {
+  return tasks.length < 2 ? '' : ` (${tasks.length} tasks: ${places(document, tasks, tasks[0])})`
 }
 
 /** A bare `checkpoint` meant a checkpoint too, and `manual` or `human` a person's task: the checkpoints are offered first. */
@@ -67,56 +92,84 @@ export default defineRule<Options>({
     const types = [...taskTypes, ...options.additionalTypes]
     // Tasks in another agent's format are task-elements' to report, once per file.
     if (inForeignTaskFormat(document)) return
-    // Tasks of one unknown type, by the checkpoint kind each would take (`undefined` for a type that is no checkpoint's).
-    const unknown = new Map<string, {value: string; asked?: {kind: string; reason: string}; tasks: Element[]}>()
-    // Reported in the order of the text, once the unknown types are grouped.
-    const findings: Finding[] = []
+    // One wrong or missing type on several tasks is one choice of the author: one message per file, at the first.
+    const untyped: Element[] = []
+    const slips = new Map<string, {meant: string; tasks: Element[]}>()
+    const unknown = new Map<string, Array<{task: Element; asked?: {kind: string; reason: string}}>>()
     for (const task of document.tasks) {
       const type = attribute(task, 'type')
       if (!type) {
-        const at = task.openTag[0] + '<task'.length
-        findings.push({
-          message: 'This `<task>` has no `type`; the executor treats it as `type="auto"`, so say so',
-          range: task.openTag,
-          fix: {range: [at, at], text: ' type="auto"'},
-          severity: 'warning'
-        })
+        untyped.push(task)
         continue
       }
       const value = type.value ?? ''
       if (types.includes(value)) continue
-      const range = type.valueRange ?? type.range
       const meant = value.trim() === '' ? undefined : typeMeant(value, types)
       if (meant) {
-        findings.push({message: `Task type \`${value}\` is a slip for \`${meant}\`; write \`${meant}\``, range, fix: {range, text: meant}})
+        const slip = slips.get(value) ?? {meant, tasks: []}
+        slips.set(value, slip)
+        slip.tasks.push(task)
         continue
       }
       const asked = isCheckpointLike(value) ? kindAskedFor(document, task) : undefined
-      // Tasks that would take different kinds are not mended by one replace: one message per kind.
-      const key = `${value}\n${asked?.kind ?? ''}`
-      const known = unknown.get(key)
-      if (known) known.tasks.push(task)
-      else unknown.set(key, {value, asked, tasks: [task]})
+      const tasks = unknown.get(value) ?? []
+      unknown.set(value, tasks)
+      tasks.push({task, asked})
     }
-    // One unknown type on several tasks is one choice of the author: one message, at the first.
-    for (const {value, asked, tasks} of unknown.values()) {
-      const type = attribute(tasks[0], 'type')!
+    // Reported in the order of the text.
+    const findings: Finding[] = []
+    if (untyped.length > 0) {
+      const fix = joinedEdit(document, untyped.map((task) => ({range: [task.openTag[0] + '<task'.length, task.openTag[0] + '<task'.length] as Range, text: ' type="auto"'})))
+      findings.push({
+        message:
+          untyped.length === 1
+            ? 'This `<task>` has no `type`; the executor treats it as `type="auto"`, so say so'
+            : `${untyped.length} tasks of this plan (${places(document, untyped, untyped[0])}) have no \`type\`; the executor treats them as \`type="auto"\`, so say so`,
+        range: untyped[0].openTag,
+        fix,
+        severity: 'warning'
+      })
+    }
+    for (const [value, {meant, tasks}] of slips) {
+      const ranges = tasks.map((task) => {
+        const type = attribute(task, 'type')!
+        return type.valueRange ?? type.range
+      })
+      findings.push({
+        message: `Task type \`${value}\`${taskCount(document, tasks)} is a slip for \`${meant}\`; write \`${meant}\``,
+        range: ranges[0],
+        fix: joinedEdit(document, ranges.map((range) => ({range, text: meant})))
+      })
+    }
+    const documentedKinds = taskTypes.filter((type) => type.startsWith('checkpoint:'))
+    for (const [value, tasks] of unknown) {
+      const type = attribute(tasks[0].task, 'type')!
       const range = type.valueRange ?? type.range
-      const others = tasks.slice(1).map((task) => lineOf(document, task.openTag[0]))
-      const where = others.length === 0 ? '' : ` (here and on line${others.length > 1 ? 's' : ''} ${andList(others.map(String))})`
+      const where = taskCount(document, tasks.map(({task}) => task))
       // The executor finds checkpoints with `grep -n "type=\"checkpoint"`: any value it matches stops the run.
       const checkpoint = value.startsWith('checkpoint')
-      const documentedKinds = taskTypes.filter((type) => type.startsWith('checkpoint:'))
-      const checkpointKinds = asked
-        ? `\`${asked.kind}\`, as ${asked.reason}, or one of ${codeList(documentedKinds.filter((kind) => kind !== asked.kind))}`
-        : `one of ${codeList(documentedKinds)}`
+      const [{asked}] = tasks
+      const kinds = [...new Set(tasks.map((each) => each.asked?.kind))]
+      const kindOf = (kind: string | undefined) => places(document, tasks.filter((each) => each.asked?.kind === kind).map(({task}) => task), tasks[0].task)
+      // Tasks that would take different kinds: the kind of each, those that ask for none last.
+      const eachKind = `the kind each task asks for, as its parts or name say: ${[
+        ...kinds.filter((kind) => kind !== undefined).map((kind) => `\`${kind}\` ${kindOf(kind)}`),
+        ...(kinds.includes(undefined) ? [`and ${kindOf(undefined)} one of ${codeList(documentedKinds)}`] : [])
+      ].join(', ')}`
+      const checkpointKinds =
+        kinds.length > 1
+          ? eachKind
+          : asked
+          ? `\`${asked.kind}\`, as ${asked.reason}, or one of ${codeList(documentedKinds.filter((kind) => kind !== asked.kind))}`
+          : `one of ${codeList(documentedKinds)}`
       const checkpointLike = isCheckpointLike(value)
       // A word that names no person's task runs as the `auto` its tasks mean: out of the vocabulary, not a wrong run.
       const runsAsMeant = !checkpointLike && value.trim() !== ''
       if (runsAsMeant && !options.reportAutoLikeTypes) continue
-      // The kind the tasks ask for leads; without one, a person's action, the kind the unknown word most often means.
+      // The kind the first task asks for leads; without one, a person's action, the kind the unknown word most often means.
       const leading = asked?.kind ?? 'checkpoint:human-action'
       const leads = (kind: string) => Number(kind === leading)
+      const personKinds = kinds.length > 1 ? `use ${eachKind}` : asked ? `use \`${asked.kind}\`, as ${asked.reason}, or another of them` : 'use one of them'
       findings.push({
         message: value === 'checkpoint'
           ? `Task type \`checkpoint\`${where} names no kind of checkpoint: the executor stops at it (it finds checkpoints by \`type="checkpoint\`), but the kind says what the person is asked for; use ${checkpointKinds}`
@@ -124,7 +177,7 @@ export default defineRule<Options>({
           ? `\`${value}\`${where} is not a documented checkpoint type (the executor stops at it like at any checkpoint); use ${checkpointKinds}, or add it to the \`additionalTypes\` option`
           : runsAsMeant
             ? `Task type \`${value}\`${where} is not one of ${codeList(taskTypes)}: the executor runs it as \`auto\`, as the tasks mean; write \`auto\`, or add it to the \`additionalTypes\` option`
-            : `Task type \`${value || 'empty'}\`${where} is not one of ${codeList(taskTypes)}: the executor runs it as \`auto\`, unattended; ${asked ? `use \`${asked.kind}\`, as ${asked.reason}, or another of them` : 'use one of them'}, or add it to the \`additionalTypes\` option`,
+            : `Task type \`${value || 'empty'}\`${where} is not one of ${codeList(taskTypes)}: the executor runs it as \`auto\`, unattended; ${personKinds}, or add it to the \`additionalTypes\` option`,
         range,
         suggestions: (checkpointLike
           ? closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:'))).sort((a, b) => leads(b) - leads(a))

@@ -144,7 +144,24 @@ function forbidsOrReports(command: CommandAsk): boolean {
   const {at} = command
   const before = command.context.slice(Math.max(0, at - 30), at)
   const after = command.context.slice(at + command.text.length).replace(/^`+/, '').slice(0, 40)
-  return forbidding.test(before) || reportsOutcome.test(after)
+  return forbidding.test(before) || reportsOutcome.test(after) || conditionOnExit(command.context.slice(Math.max(0, at - 60), at), after)
+}
+
+/** Words just after a span that give its exit status ("`npm run check` returned non-zero", "exits 1"). */
+const exitStatus = /^\W{0,3}(?:[^.;\n`]{0,20}?\s)?(?:returned|returns|exits|exited)\b[^.;\n]{0,12}?\b(?:non-?zero|[1-9]\d{0,2}|an? error|failure)\b/i
+
+/** A condition opened before a span, with no run verb after its opening: "If the expiry check (". */
+const conditionOpened = /\b(?:if|when|whenever|unless|in case)\b([^.;\n]{0,60})$/i
+
+/**
+ * A span inside a condition on its exit status ("If the expiry check
+ * (`npm run check:cookies`) exits non-zero, re-export the cookies"): the
+ * condition names a run, the ask is what follows it. "If you run `x` and it
+ * returns 1" still asks for the run.
+ */
+function conditionOnExit(before: string, after: string): boolean {
+  const opened = conditionOpened.exec(before)
+  return opened !== null && !runVerb.test(opened[1]) && exitStatus.test(after)
 }
 
 /**

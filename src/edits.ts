@@ -125,6 +125,24 @@ export function unsafeEditReason(document: PlanDocument, edit: Edit): string | u
 }
 
 /**
+ * One edit for a cause repeated over a file (one message, several places): from the first edit's start to the last's
+ * end, each replaced and the text between kept, so that one fix mends every place. Where the span may not be edited
+ * (a code block lies between), the edits up to it: `--fix` passes again, and the next pass mends the places after.
+ * Edits that overlap one before them are left out.
+ */
+export function joinedEdit(document: PlanDocument, edits: readonly Edit[]): Edit {
+  const sorted = [...edits].sort((a, b) => a.range[0] - b.range[0])
+  let joined = sorted[0]
+  for (const edit of sorted.slice(1)) {
+    if (edit.range[0] < joined.range[1]) continue
+    const longer: Edit = {range: [joined.range[0], edit.range[1]], text: joined.text + document.text.slice(joined.range[1], edit.range[0]) + edit.text}
+    if (unsafeEditReason(document, longer) !== undefined) break
+    joined = longer
+  }
+  return joined
+}
+
+/**
  * A finding with its unsafe edits dropped: the message stays, without the fix
  * (or without the suggestions that are unsafe). Suggestions share the first
  * one's range, since a message has one `place` for all its `expected` texts.

@@ -55,7 +55,7 @@ describe('planlint CLI', () => {
     }
   })
 
-  it('offers first, for each checkpoint without its kind, the kind its parts ask for', async () => {
+  it('tells checkpoints without their kind in one message, with the kind each asks for, the first task\'s offered first', async () => {
     const plan = [
       '<task type="checkpoint">\n  <what-built>Chart</what-built>\n</task>',
       '<task type="checkpoint">\n  <decision>Which cache</decision>\n</task>',
@@ -64,9 +64,10 @@ describe('planlint CLI', () => {
     ].join('\n\n')
     const tree = writeTree([{path: '.planning/phases/03-shots/03-02-PLAN.md', text: `${plan}\n`}], 'planlint-kinds-')
     try {
-      const [result] = JSON.parse((await planlintInProcess(tree, '--format', 'json', '.planning')).stdout) as Array<{messages: Array<{ruleId: string; line: number; suggestions?: Array<{fix: {text: string}}>}>}>
-      const leading = result.messages.filter((message) => message.ruleId === 'task-type').map((message) => `${message.line} ${message.suggestions![0].fix.text}`)
-      expect(leading).toEqual(['1 checkpoint:human-verify', '5 checkpoint:decision', '9 checkpoint:human-action'])
+      const [result] = JSON.parse((await planlintInProcess(tree, '--format', 'json', '.planning')).stdout) as Array<{messages: Array<{ruleId: string; line: number; message: string; suggestions?: Array<{fix: {text: string}}>}>}>
+      const messages = result.messages.filter((message) => message.ruleId === 'task-type')
+      expect(messages.map((message) => `${message.line} ${message.suggestions![0].fix.text}`)).toEqual(['1 checkpoint:human-verify'])
+      expect(messages[0].message).toContain('`checkpoint:human-verify` here and on line 13, `checkpoint:decision` on line 5, and on line 9 one of')
     } finally {
       removeTree(tree)
     }
