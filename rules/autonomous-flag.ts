@@ -21,14 +21,34 @@ function setsUpService(document: PlanDocument): boolean {
   return Array.isArray(value) && value.length > 0
 }
 
+/** What holds a plan back until something happens: "run only if", "execute only after", "awaiting", "blocked_by", "until". */
+const heldUntil = /\b(?:only (?:if|when|after|once)|(?:runs?|execute[sd]?) (?:this plan )?(?:only )?(?:if|when|after|once)|conditional(?:ly)? on|awaiting|blocked[_ ]by|until)\b/i
+
+/** A person's verdict or the checkpoint that asks for it: a UAT verdict, an approval, a sign-off, what the user decides. */
+const personVerdict =
+  /\b(?:verdicts?|approv(?:al|es|ed|e)|sign(?:s|ed)?[- ]?off|UAT|checkpoint|(?:user|human|person|reviewer|owner|operator|tester|maintainer)(?:'s)? (?:confirm|decid|choos|pick|select|signal|answer|respon|review|verif|reject|accept)\w*)/i
+
+/** Fill-ins left for a person: "[REVIEWER: ...]", "placeholders for the user to fill in". */
+const personFillIn = /\b(?:fill-?ins?|fill in|to be filled|placeholders?)\b[^\n]{0,80}?\b(?:reviewers?|users?|owners?|humans?|testers?)\b|\b(?:reviewers?|users?|owners?|humans?|testers?)(?:'s)? (?:fill-?ins?|placeholders?)\b/i
+
+/**
+ * Whether the plan's text says it waits on a person: it runs only after a
+ * person's verdict or approval (a conditional, remediation plan that runs if
+ * a UAT failed, a template awaiting a checkpoint's answer), or it leaves
+ * fill-ins for a reviewer. Its tasks may all be `auto`; `false` holds it.
+ */
+function waitsOnPerson(document: PlanDocument): boolean {
+  return document.text.split('\n').some((line) => (heldUntil.test(line) && personVerdict.test(line)) || personFillIn.test(line))
+}
+
 /**
  * Whether `autonomous: false` on a plan without checkpoints holds it for a
  * person all the same: a service to set up (`user_setup`), an `auto` task
- * that holds a person's work, or a tree that means that by the key
+ * that holds a person's work, text that says the plan waits on a person's verdict, or a tree that means that by the key
  * (`treeHoldsBack`). Then `true` would run past them.
  */
 function holdsForPerson(document: PlanDocument, treeHoldsBack: boolean): boolean {
-  return treeHoldsBack || setsUpService(document) || document.tasks.some((task) => holdsPersonWork(document, task))
+  return treeHoldsBack || setsUpService(document) || document.tasks.some((task) => holdsPersonWork(document, task)) || waitsOnPerson(document)
 }
 
 /**

@@ -188,8 +188,18 @@ const appLaunch =
 /** What says the app is a server or a web page, which the executor starts before the checkpoint. */
 const servedApp = /\b(servers?|localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador|port|api|endpoint|webhook)\b|https?:\/\/|:\d{4,5}\b|服务|浏览器/i
 
-/** A command that runs a desktop shell, which opens the app's window (`npm run tauri dev`, `cargo tauri dev`, `npx electron .`). */
-const runsDesktopShell = (words: string[]) => words.some((word) => /^(tauri|electron)(:|$)/.test(word))
+/** What sends the person to a page: a URL, `localhost`, a port number or a browser (a desktop app's own server or API is not one). */
+const visitedPage = /\b(localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador)\b|https?:\/\/|:\d{4,5}\b|\bport \d{2,5}\b|浏览器/i
+
+/** `flutter run` on a desktop device, which opens the app's window (`flutter run -d macos`). */
+const flutterDesktop = /\bflutter run\b[^&|;\n]{0,60}?(?:-d|--device-id)[ =](?:macos|windows|linux)\b/
+
+/**
+ * A command that runs a desktop shell, which opens the app's window (`npm run tauri dev`,
+ * `cargo tauri dev`, `pnpm tauri dev`, `npx electron .`, `electron-forge start`, `electron-vite dev`,
+ * `flutter run -d macos`); not `electron-builder`, which packages the app.
+ */
+const runsDesktopShell = ({words, text}: CommandAsk) => words.some((word) => /^(tauri|electron|electron-forge|electron-vite)(:|$)/.test(word)) || flutterDesktop.test(text)
 
 /**
  * A command that builds, tests or installs (`cmake --build … && ./app`,
@@ -197,9 +207,10 @@ const runsDesktopShell = (words: string[]) => words.some((word) => /^(tauri|elec
  * starts a dev server (`npm run dev`, `nx serve web`, `npm start`), unless it
  * runs a desktop shell (`npm run tauri dev`, `electron .`).
  */
-function buildsOrServes({words, text}: CommandAsk): boolean {
+function buildsOrServes(command: CommandAsk): boolean {
+  const {words, text} = command
   if (/\b(build|compile|test|install|migrate|seed)\b/i.test(text)) return true
-  return !runsDesktopShell(words) && words.slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
+  return !runsDesktopShell(command) && words.slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
 }
 
 /**
@@ -217,8 +228,11 @@ export function launchesDesktopApp(command: CommandAsk, taskText: string, lines 
   const lead = lineStart === 0 ? '' : command.context.slice(0, lineStart - 1)
   const line = lineStart === 0 ? command.context : command.context.slice(lineStart)
   const lineCommand = {...command, context: line, at: command.at - lineStart}
-  if (!(runsDesktopShell(command.words) || lines.testWithout(appLaunch, lineCommand) || lines.test(appLaunch, lead))) return false
-  return !lines.testWithout(servedApp, lineCommand) && !lines.test(servedApp, lead) && !lines.test(servedApp, taskText)
+  const shell = runsDesktopShell(command)
+  if (!(shell || lines.testWithout(appLaunch, lineCommand) || lines.test(appLaunch, lead))) return false
+  // A desktop shell opens a window whatever servers or APIs the app talks to: only a page the person is sent to makes it a web app's launch.
+  const served = shell ? visitedPage : servedApp
+  return !lines.testWithout(served, lineCommand) && !lines.test(served, lead) && !lines.test(served, taskText)
 }
 
 /** Subcommands that log the person in: the auth gates a checkpoint exists for (`vercel login`, `gh auth login`, `aws configure`). */

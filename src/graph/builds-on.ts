@@ -29,7 +29,9 @@ function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: n
   const files = new Set((node.files ?? []).map(normalizePath))
   const waiting = waitingOn(plans, node)
   const peers = plans.inDirectory(node.directory).flatMap((other) => {
-    const settled = other === node || other.summaryOnly || other.superseded || plans.executionState(other) !== state ? undefined : settledWave(plans, other, lateWavesOff)
+    // A plan written after `node` ran (a gap-closure plan of a later round) never runs beside it: if one builds on the other, that plan comes after.
+    const settled =
+      other === node || other.summaryOnly || other.superseded || plans.executionState(other) !== state || plans.writtenAfterRunOf(other, node) ? undefined : settledWave(plans, other, lateWavesOff)
     // A plan this rule moves too counts only when it comes first by name (two such plans would be told to wait for each other), at the wave its own repair gives it.
     const moved = settled !== undefined && settled !== other.wave
     if (moved && byName(other, node) > 0) return []

@@ -170,7 +170,9 @@ export function settledWave(graph: PlanGraph, node: PlanNode, lateWavesOff = fal
   const known = graph.memo(`settledWaves${lateWavesOff ? ':late' : ''}`, () => new Map<PlanNode, number | undefined>())
   if (known.has(node)) return known.get(node)
   const implied = impliedWave(graph, node, lateWavesOff)?.wave
-  const settled = waveIsOff(graph, node, implied, lateWavesOff) || misplacedDependency(graph, node, lateWavesOff) ? implied : node.wave
+  // Below a misplaced dependency, a late wave is still the author's unless late waves are reported: the dependency's fix moves the plan only past its declared wave.
+  const belowMisplaced = () => (lateWavesOff || implied === undefined || node.wave === undefined ? implied : Math.max(implied, node.wave))
+  const settled = waveIsOff(graph, node, implied, lateWavesOff) ? implied : misplacedDependency(graph, node, lateWavesOff) ? belowMisplaced() : node.wave
   known.set(node, settled)
   return settled
 }
