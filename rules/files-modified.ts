@@ -278,23 +278,37 @@ const needsNothing =
 
 /**
  * Whether the words around a line's mention of a file (`[from, to)`) say it needs no edit: its sentence, or the next
- * one when that names no file ("`emit.py` already accepts a Plan. No change needed."), says so, and asks for no edit
- * but in those words.
+ * one when that names no other file ("`emit.py` already accepts a Plan. No change needed."), says so, and asks for no
+ * edit but in those words. The line is read once; each mention looks at no more than a few hundred characters around
+ * it, so a line of many mentions costs its length.
  */
-function leftAsIs(line: string, edits: EditPlaces, from: number, to: number): boolean {
+function leftAsIsIn(line: string, edits: EditPlaces): (from: number, to: number) => boolean {
   const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
   const ends = [...prose.matchAll(/[.;!?](?=\s|$)/g)].map((match) => match.index)
-  const start = (ends[firstAtLeast(ends, from) - 1] ?? -1) + 1
-  const own = firstAtLeast(ends, to)
-  const ownEnd = ends[own] ?? line.length
-  // The next sentence may edit the file ("Add `emitAll` next to it."); its words speak for the file only when it names no other.
-  const end = ends[own + 1] ?? line.length
-  const saidEnd = /[`/]|\w\.\w/.test(line.slice(ownEnd + 1, end)) ? ownEnd : end
-  const said = [...prose.slice(start, end).matchAll(needsNothing)].map((match): [number, number] => [start + match.index, start + match.index + match[0].length])
-  if (!said.some(([saidFrom]) => saidFrom < saidEnd)) return false
-  const inSaid = (at: number) => said.some(([saidFrom, saidTo]) => at >= saidFrom && at < saidTo)
-  const asked = (places: Places) => places.starts.some((at) => at >= start && at < end && !inSaid(at))
-  return !asked(edits.edits) && !asked(edits.writes)
+  const said = places(prose.matchAll(needsNothing), (match) => match[0].length)
+  if (said.starts.length === 0) return () => false
+  /** The said span holding `at`, if any: the last one starting at or before it. */
+  const inSaid = (at: number) => {
+    const index = firstAtLeast(said.starts, at + 1) - 1
+    return index >= 0 && at < said.ends[index]
+  }
+  const asked = (places: Places, start: number, end: number) => {
+    for (let index = firstAtLeast(places.starts, start); index < places.starts.length && places.starts[index] < end; index++) {
+      if (!inSaid(places.starts[index])) return true
+    }
+    return false
+  }
+  return (from, to) => {
+    const start = Math.max((ends[firstAtLeast(ends, from) - 1] ?? -1) + 1, from - 200)
+    const own = firstAtLeast(ends, to)
+    const ownEnd = Math.min(ends[own] ?? line.length, to + 200)
+    // The next sentence may edit the file ("Add `emitAll` next to it."); its words speak for the file only when it names no other.
+    const end = Math.min(ends[own + 1] ?? line.length, ownEnd + 200)
+    const saidEnd = /[`/]|\w\.\w/.test(line.slice(ownEnd + 1, end)) ? ownEnd : end
+    const first = firstAtLeast(said.ends, start + 1)
+    if (first >= said.starts.length || said.starts[first] >= saidEnd) return false
+    return !asked(edits.edits, start, end) && !asked(edits.writes, start, end)
+  }
 }
 
 /**
@@ -308,8 +322,9 @@ function onlyPointsTo(line: string, path: string): boolean {
   const edits = editPlaces(line)
   const runners = runnerEnds(line)
   const clauseEnds = [...line.matchAll(/[.;,)]/g)].map((match) => match.index)
+  const leftAsIs = leftAsIsIn(line, edits)
   return named.every(([from, to]) => {
-    if (leftAsIs(line, edits, from, to)) return true
+    if (leftAsIs(from, to)) return true
     if (!runBy(line, runners, from) && !pointsTo.test(line.slice(Math.max(0, from - 120), from))) return false
     const clauseEnd = clauseEnds[firstAtLeast(clauseEnds, to)] ?? line.length
     return !asksForEditIn(edits, to, clauseEnd)

@@ -127,13 +127,25 @@ const markerFile = /(?:^|\/)(?:\.gitkeep|\.keep|py\.typed|\.python-version|\.nvm
 /** Words giving a package's `__init__.py` content: it exports, re-exports or imports something, or holds `__all__`. */
 const initContent = /\b(?:re-?exports?|re-?exporting|exports?|exporting|imports?|importing|registry|registers?|exposes?)\b|\b__all__\b/i
 
-/** Whether a file is a package marker: an empty-or-one-line marker, or an `__init__.py` no line naming it by its folder gives content. */
-function isMarker(file: string, lines: string[]): boolean {
-  if (markerFile.test(file)) return true
-  if (!/(?:^|\/)__init__\.py$/.test(file)) return false
-  const parts = file.split('/')
-  const named = parts.length > 1 ? parts.slice(-2).join('/') : file
-  return !lines.some((line) => line.includes(named) && initContent.test(line))
+/** A word of a line that may be a path: `config/app.toml`, `app/db/__init__.py`. */
+const pathWord = /[\w@~-][\w.@~-]*(?:\/[\w.@~-]+)*/g
+
+/** The files a line names, by their last part (`config/app.toml` names `app.toml`), and an `__init__.py` by its folder too (`db/__init__.py`). */
+function namesIn(line: string): string[] {
+  return [...line.matchAll(pathWord)].flatMap((match) => {
+    // A sentence's full stop after the name (`app.toml.`) is no part of it.
+    const parts = (match[0].endsWith('.') ? match[0].slice(0, -1) : match[0]).split('/')
+    const last = parts.at(-1)!
+    return last === '__init__.py' && parts.length > 1 ? [last, `${parts.at(-2)}/${last}`] : [last]
+  })
+}
+
+/** The package markers among a plan's files: empty-or-one-line markers, and the `__init__.py` files no line naming them by their folder gives content. */
+function markersOf(files: string[], lines: string[]): Set<string> {
+  const inits = files.filter((file) => /(?:^|\/)__init__\.py$/.test(file))
+  const withContent = new Set(inits.length === 0 ? [] : lines.filter((line) => line.includes('__init__.py') && initContent.test(line)).flatMap(namesIn))
+  const named = (file: string) => file.split('/').slice(-2).join('/')
+  return new Set([...files.filter((file) => markerFile.test(file)), ...inits.filter((file) => !withContent.has(named(file)))])
 }
 
 /** Programs whose `-o` is no output file (`grep -o` prints the match). */
@@ -200,22 +212,32 @@ function commandsOf(document: PlanDocument, action: Element): Array<{line: numbe
 
 /**
  * The files a plan's actions only copy in or have a tool write: a command writes each, and no line of the actions but
- * those commands' names it beside an edit.
+ * those commands' names it beside an edit. Commands and edits are indexed by the names of the files they name, so a
+ * plan's cost is its length, not its files times its lines.
  */
 function commandWritten(document: PlanDocument, files: string[]): Set<string> {
   const found = new Set<string>()
+  const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1)
   for (const task of document.tasks) {
     for (const action of elementsNamed(task, 'action')) {
-      const lines = shellView(contentOf(document, action)).split('\n')
-      const commands = commandsOf(document, action)
-        .map(({line, command}) => ({line, written: writtenBy(command)}))
-        .filter(({written}) => written.length > 0)
-      if (commands.length === 0) continue
+      const writesByName = new Map<string, Array<{line: number; written: Written}>>()
+      for (const {line, command} of commandsOf(document, action)) {
+        for (const written of writtenBy(command)) {
+          for (const name of new Set([baseOf(normalizePath(written.dest)), ...written.sources.map(baseOf)])) {
+            writesByName.set(name, [...(writesByName.get(name) ?? []), {line, written}])
+          }
+        }
+      }
+      if (writesByName.size === 0) continue
+      const editsByName = new Map<string, number[]>()
+      for (const [index, line] of shellView(contentOf(document, action)).split('\n').entries()) {
+        if (!handEdit.test(line)) continue
+        for (const name of new Set(namesIn(line))) editsByName.set(name, [...(editsByName.get(name) ?? []), index])
+      }
       for (const file of files) {
-        const writing = new Set(commands.filter(({written}) => written.some((write) => writes(write, file))).map(({line}) => line))
-        if (writing.size === 0) continue
-        const base = file.slice(file.lastIndexOf('/') + 1)
-        if (!lines.some((line, index) => !writing.has(index) && line.includes(base) && handEdit.test(line))) found.add(file)
+        const base = baseOf(file)
+        const writing = new Set((writesByName.get(base) ?? []).filter(({written}) => writes(written, file)).map(({line}) => line))
+        if (writing.size > 0 && !(editsByName.get(base) ?? []).some((line) => !writing.has(line))) found.add(file)
       }
     }
   }
@@ -229,8 +251,9 @@ function commandWritten(document: PlanDocument, files: string[]): Set<string> {
 function filesOf(document: PlanDocument): {count: number; range: Range | undefined} {
   const listed = filesModified(document)
   const entries = listed.length > 0 ? listed : taskPaths(document, 'files')
-  const lines = document.text.split('\n')
-  const distinct = [...new Set(entries.map((entry) => normalizePath(entry.path)))].filter((file) => !notWrittenCode.test(file) && !isMarker(file, lines))
+  const files = [...new Set(entries.map((entry) => normalizePath(entry.path)))].filter((file) => !notWrittenCode.test(file))
+  const markers = markersOf(files, document.text.split('\n'))
+  const distinct = files.filter((file) => !markers.has(file))
   const byCommand = commandWritten(document, distinct)
   return {
     count: distinct.filter((file) => !byCommand.has(file)).length,
