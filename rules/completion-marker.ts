@@ -36,20 +36,66 @@ function nearMissOf(source: string, markers: readonly string[]): {marker: string
  * of one: the marker's text, in any case and spacing, with no letter before
  * it on its line (`## `, `> ## `, `**`, a setext heading's first line). Only
  * then are the headings read, which costs a CommonMark scan of the file.
- * Linear: each line is searched once per marker.
+ * Linear, one pass: a marker that starts with a letter can only stand at
+ * the first letter of a line, so each line is read up to its first letter and
+ * the markers that start with that letter are tried there. The text is
+ * lower-cased once and read in place: a run of spaces and tabs counts as one
+ * space, and `\r\n` or a lone `\r` ends a line.
  */
 function mayHoldMarker(text: string, markers: readonly string[]): boolean {
-  const folded = text.toLowerCase().replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ')
+  const lowered = text.toLowerCase()
+  const byFirstLetter = new Map<string, string[][]>()
   for (const marker of markers) {
     const needle = marker.toLowerCase()
-    let at = folded.indexOf(needle)
-    while (at !== -1) {
-      const lineStart = folded.lastIndexOf('\n', at) + 1
-      if (!/\p{L}/u.test(folded.slice(lineStart, at))) return true
-      // Any later match on this line has the same letter before it.
-      const lineEnd = folded.indexOf('\n', at)
-      at = lineEnd === -1 ? -1 : folded.indexOf(needle, lineEnd)
+    const words = needle.split(' ')
+    // A marker with other white space, spaces that a run in the text never reads as (two in a row, one at an end), or no letter first: searched for alone.
+    if (/[^\S ]/.test(needle) || words.includes('') || !/^\p{L}/u.test(needle)) {
+      if (holdsFolded(lowered, needle)) return true
+      continue
     }
+    byFirstLetter.set(needle[0], [...(byFirstLetter.get(needle[0]) ?? []), words])
+  }
+  if (byFirstLetter.size === 0) return false
+  const letter = /\p{L}/gu
+  const lineBreak = /[\r\n]/g
+  for (let from = 0; from < lowered.length; ) {
+    letter.lastIndex = from
+    const first = letter.exec(lowered)
+    if (!first) return false
+    if (byFirstLetter.get(lowered[first.index])?.some((words) => wordsFollow(lowered, words, first.index))) return true
+    lineBreak.lastIndex = first.index
+    if (!lineBreak.test(lowered)) return false
+    from = lineBreak.lastIndex
+  }
+  return false
+}
+
+/** White space that reads as one space: not a line break (`\r` ends a line as `\n` does). */
+const spaceInLine = /[^\S\r\n]/
+
+/** Whether `words` stand at `at` one after the other, each pair parted by a run of `spaceInLine`. */
+function wordsFollow(text: string, words: readonly string[], at: number): boolean {
+  if (!text.startsWith(words[0], at)) return false
+  let end = at + words[0].length
+  for (let index = 1; index < words.length; index++) {
+    if (end >= text.length || !spaceInLine.test(text[end])) return false
+    while (end < text.length && spaceInLine.test(text[end])) end++
+    if (!text.startsWith(words[index], end)) return false
+    end += words[index].length
+  }
+  return true
+}
+
+/** `mayHoldMarker` of one marker, on the text re-spaced: line breaks as `\n`, each run of other white space one space. */
+function holdsFolded(lowered: string, needle: string): boolean {
+  const folded = lowered.replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ')
+  let at = folded.indexOf(needle)
+  while (at !== -1) {
+    const lineStart = folded.lastIndexOf('\n', at) + 1
+    if (!/\p{L}/u.test(folded.slice(lineStart, at))) return true
+    // Any later match on this line has the same letter before it.
+    const lineEnd = folded.indexOf('\n', at)
+    at = lineEnd === -1 ? -1 : folded.indexOf(needle, lineEnd)
   }
   return false
 }

@@ -21,6 +21,8 @@ interface Found {
   /** What makes two findings one cause: the same trap in the same command (the same grep and count for R1). */
   cause: string
   severity?: Severity
+  /** GSD's own check reports the same shape: planlint reads `git`'s global options, which GSD's patterns do not. */
+  gsd?: boolean
 }
 
 type TrapIn = Omit<Found, 'range'> & {index: number; length: number}
@@ -473,6 +475,72 @@ function pipesIntoMatch(segment: string, git: GitPipeline, swallowed: Set<GitPip
   return grep !== undefined && grep.start === 0 && !invertsMatch(grep.options)
 }
 
+/** The `git` commands that read their words as revisions or paths, and stop when one names nothing (`git diff gone.ts`: "ambiguous argument"). */
+const revisionCommands = new Set(['diff', 'log', 'show', 'grep', 'shortlog', 'rev-list', 'whatchanged', 'blame'])
+
+/**
+ * How a `git` stage fails and prints nothing, said of the stage itself: a
+ * remote-tracking ref it names can be missing (`origin/main`), the folder
+ * of `-C` or `--git-dir=` can be no repository, a revision can name no
+ * commit (`git diff main`), a path with no `--` before it can be absent
+ * (mistyped, moved, or deleted by the task); else it can run outside a
+ * repository. With the command's name (`git diff`), global options left out.
+ */
+function gitFailure(stage: string): {command: string; failure: string} {
+  const words = shellWords(stage)
+  let index = 1
+  let repository: string | undefined
+  while (index < words.length && words[index].startsWith('-')) {
+    const word = words[index]
+    if (word === '-C') repository = words[index + 1]
+    if (word.startsWith('--git-dir=')) repository = word.slice('--git-dir='.length)
+    index += word === '-C' || word === '-c' ? 2 : 1
+  }
+  const subcommand = words[index] ?? ''
+  const command = `git ${subcommand}`.trim()
+  const refs = remoteRefs(stage)
+  // `origin/main..HEAD` names the ref up to its range's dots.
+  if (refs.length > 0) return {command, failure: `where \`${refs[0].split(/\.{2,3}/)[0]}\` is missing (no remote, or not fetched)`}
+  if (repository !== undefined) return {command, failure: `where \`${repository}\` is no repository`}
+  if (revisionCommands.has(subcommand)) {
+    // Up to `--`, the words that are not options, numbers (`-n 5`), redirections or variables; a grep's first one is its pattern.
+    const end = words.indexOf('--', index)
+    const named = words.slice(index + 1, end === -1 ? undefined : end).filter((word) => /^[\w./@{}^~:-]+$/.test(word) && !word.startsWith('-') && !/^\d+$/.test(word))
+    if (subcommand === 'grep') named.shift()
+    const revisions = named.flatMap((word) => (word.includes('..') ? word.split(/\.{2,3}/) : isPathWord(word) ? [] : [word])).filter((word) => word !== '' && !/^(?:HEAD|@)(?:[~^]\d*)*$/.test(word))
+    if (revisions.length > 0) return {command, failure: `where \`${revisions[0]}\` names no commit`}
+    const path = named.find((word) => !word.includes('..') && isPathWord(word))
+    if (path !== undefined) return {command, failure: `where \`${path}\` is absent (mistyped, moved or deleted, with no \`--\` before it)`}
+  }
+  return {command, failure: 'outside a repository (a `cd` gone wrong)'}
+}
+
+/** A word that names a path, not a revision: it has a folder (`src/a.ts`, `docs/`) or an extension (`a.ts`). */
+function isPathWord(word: string): boolean {
+  return word.includes('/') || /\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(word)
+}
+
+/** The words of a command, as the shell splits them: quotes group and are taken off; one pass. */
+function shellWords(text: string): string[] {
+  const words: string[] = []
+  let word: string | undefined
+  let quote: string | undefined
+  for (const char of text) {
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined
+      else word += char
+    } else if (char === "'" || char === '"') {
+      quote = char
+      word ??= ''
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word)
+      word = undefined
+    } else word = (word ?? '') + char
+  }
+  if (word !== undefined) words.push(word)
+  return words
+}
+
 /** The remote-tracking refs a command names (`origin/main`, `@{u}`): they can be missing where `HEAD` is not. */
 function remoteRefs(text: string): string[] {
   return text.match(/\b(?:origin|upstream)\/[\w./-]+|@\{u(?:pstream)?\}/g) ?? []
@@ -611,13 +679,15 @@ function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPi
   const hidden = pipelines.find((git) => swallowed.has(git) && !covered(segment.slice(git.index, git.stageEnd)))
   if (hidden) {
     const stage = segment.slice(hidden.index, hidden.stageEnd).trimEnd()
+    const {command, failure} = gitFailure(stage)
     traps.push({
       trap: 'R4',
       index: hidden.index,
       length: stage.length,
       cause: `R4 ${stage.replace(/\s+/g, ' ')}`,
-      message: 'A `git` command before a pipe: the pipeline reports the last command\'s status, so a failing `git` reads as clean; capture its status first',
-      severity: 'warning'
+      message: `\`${command}\` before a pipe: ${failure}, \`git\` exits 128 and prints nothing, and the check passes, since a pipeline's status is its last command's; capture \`git\`'s status first`,
+      severity: 'warning',
+      gsd: /^git\s+[a-z]/.test(stage)
     })
   }
   if (/\bwc\b/.test(segment) && lineComparisons(segment).length > 0) {
@@ -640,6 +710,7 @@ function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPi
       index: relative.index,
       length: relative.length,
       cause: `R6 ${text.replace(/\s+/g, ' ')}`,
+      gsd: /^git\s+(?:diff|log)\b/.test(text),
       message: ownCommit
         ? `\`${relative.revision}\` counts back from the last commit: past this task's own commit it names whatever landed before it, another session's commit too; pin an explicit range (\`<sha>^..<sha>\`)`
         : `\`${relative.revision}\` counts back from the last commit, and a task's checks run before its own commit: the range then starts before the commit that landed last (another task's or another session's) and takes in its changes; pin the task's base (\`<sha>\`), or commit in the action before the check`
@@ -659,6 +730,7 @@ function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPi
         index: diff.index,
         length: text.length,
         cause: `R6 ${text.replace(/\s+/g, ' ')}`,
+        gsd: /^git\s+diff\b/.test(text),
         message: `A bare \`git diff\` shows nothing for a committed change, so this check ${piped && pipesIntoMatch(segment, piped, swallowed) ? 'fails once the change is committed, whatever the change' : 'passes without testing it'}; pin a range (\`<sha>^..<sha>\`), unless it is meant to check the uncommitted tree`,
         severity: 'warning'
       })
@@ -744,7 +816,9 @@ export default defineRule<Options>({
     }
     for (const {trap, lines} of causes.values()) {
       const others = lines.length > 0 ? `; the same ${trap.trap === 'R2' ? 'claim' : 'command'} is on line${lines.length > 1 ? 's' : ''} ${andList(lines.map(String))}` : ''
-      report({message: `${trap.message}${others} (GSD plan-criteria ${trap.trap})`, range: trap.range, ...(trap.severity ? {severity: trap.severity} : {})})
+      // Where GSD's own `verify plan-structure` reports the shape too, the author's workflow stops on it, not only planlint.
+      const gsd = trap.gsd === false ? ` (GSD plan-criteria ${trap.trap})` : `; GSD's \`verify plan-structure\` ${trap.severity === 'warning' ? 'warns on' : 'rejects'} it too (plan-criteria ${trap.trap})`
+      report({message: `${trap.message}${others}${gsd}`, range: trap.range, ...(trap.severity ? {severity: trap.severity} : {})})
     }
   }
 })

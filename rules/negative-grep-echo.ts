@@ -35,9 +35,15 @@ export default defineRule({
   kinds: ['plan'],
   defaultOptions: {},
   check({document, report}) {
+    const bodyStart = document.frontmatter?.range[1] ?? 0
+    // A gate is a `grep`, which no view of the text below spells where the text does not: without one, nothing to do
+    // (the tasks are read all the same, so that a model that fails to build is reported as before).
+    if (!document.text.includes('grep', bodyStart)) {
+      void document.tasks
+      return
+    }
     const view = shellView(document.text)
     const allowed = allowListed(view, 'planner-discipline-allow')
-    const bodyStart = document.frontmatter?.range[1] ?? 0
     const tasks = document.tasks.map((task) => ({task, files: filesOf(document, task), untouched: filesLeftAlone(view.slice(...task.range))}))
     const gates = new Map<string, Gate>()
     // Tags become spaces, so `f.ts</automated>` reads as the file `f.ts`.
@@ -73,9 +79,10 @@ export default defineRule({
         const excluded: Range[] = [
           ...grepPatterns(view.slice(start, end), start),
           ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end && introducesOldCode(view, start, fence[0])),
+          ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end).flatMap((fence) => markedOldCode(view, fence)),
           ...unfencedOldCode(view, start, end)
         ]
-        return {task, files, untouched, start, end, excluded, destinations: namedDestinations(view, start, end, fenced)}
+        return {task, files, untouched, start, end, excluded, destinations: namedDestinations(view, start, end, fenced, files)}
       })
     )
     for (const [literal, gate] of gates) {
@@ -170,6 +177,8 @@ function namesFile(file: string, target: string): boolean {
  * is not the file.
  */
 const fileName = String.raw`[\w@~./-]+\.[A-Za-z][A-Za-z0-9]{0,5}`
+/** A word that is a file name, whole. */
+const wholeFileName = new RegExp(`^${fileName}$`)
 const fileLeftAlone = [
   new RegExp(String.raw`\b(?:do not|don't|never|must not)\s+(?:touch|modify|edit|change)\s+(?:the\s+(?:file\s+)?)?[\x60'"]?(${fileName})`, 'gi'),
   new RegExp(String.raw`\bleave\s+[\x60'"]?(${fileName})[\x60'"]?\s+(?:alone|untouched|unchanged|as is)\b`, 'gi')
@@ -188,49 +197,144 @@ function filesLeftAlone(text: string): string[] {
     if (/^(?:stays?|remains?|is|are|be)$/i.test(words[words.length - 1] ?? '')) words.pop()
     if (words[words.length - 1] === 'must') words.pop()
     const word = words.pop() ?? ''
-    if (new RegExp(`^${fileName}$`).test(word)) named.push(word)
+    if (wholeFileName.test(word)) named.push(word)
   }
   return named.map(normalizePath)
 }
 
 /**
  * A line that names the one file its code goes to: "In `src/cli/main.ts`,
- * add:", "`test/load.test.ts`:", "Create `src/a.ts` (new):". Anchored at the
- * line's start, so it is tried once per line.
+ * add:", "`test/load.test.ts`:", "Create `src/a.ts` (new):", "**Create
+ * `src/a.tsx`** — the client button". Anchored at the line's start, so it is
+ * tried once per line.
  */
 const namesDestination = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:(?:in|to|into|inside|create|update|edit|modify|open)\s+)?(?:the\s+)?(?:file\s+)?[`'"]?([\w@~./()[\]-]+\.[A-Za-z][A-Za-z0-9]{0,5})[`'"]?(?:\*\*)?(?:\s*\(new(?: file)?\))?(?:,[^:\n`]{0,60})?:/i
+/** The same after a verb, then a dash: "**Create `src/a.tsx`** — the client button", "Edit `a.ts` — append:". */
+const namesDestinationByDash = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:in|to|into|create|update|edit|modify|open)\s+(?:the\s+)?(?:file\s+)?[`'"]?([\w@~./()[\]-]+\.[A-Za-z][A-Za-z0-9]{0,5})[`'"]?(?:\*\*)?(?:\s*\(new(?: file)?\))?\s[—–](?=\s)/i
 
 /**
- * The parts of an action written to a named file (`namesDestination`): the
- * rest of the naming line, and a fence right after a line that names a file
- * and says nothing more. Sorted, and apart from one another.
+ * The parts of an action written to a named file: the rest of a line that
+ * starts by naming it (`namesDestination`), and the block after a line that
+ * presents it as the code for one file (`leadFile`): a fence after it, the
+ * lines nested under it when it is a list item, or the list right under it.
+ * Sorted by start; an inner part may lie in an outer one.
  */
-function namedDestinations(view: string, from: number, to: number, fenced: Range[]): Array<{range: Range; file: string}> {
+function namedDestinations(view: string, from: number, to: number, fenced: Range[], files: string[]): Array<{range: Range; file: string}> {
   const destinations: Array<{range: Range; file: string}> = []
   for (let start = from; start < to; ) {
     const end = Math.min(to, endOfLine(view, start))
-    const named = namesDestination.exec(view.slice(start, end))
-    if (named && view.slice(start + named[0].length, end).trim() !== '') destinations.push({range: [start + named[0].length, end], file: normalizePath(named[1])})
+    const line = view.slice(start, end)
+    const named = namesDestination.exec(line) ?? namesDestinationByDash.exec(line)
+    // "**In `cli.ts`:**": the emphasis that closes after the colon says nothing more.
+    const rest = named ? line.slice(named[0].length).replace(/^[*_]{1,3}/, '') : ''
+    if (named && rest.trim() !== '') destinations.push({range: [start + named[0].length, end], file: ownPath(normalizePath(named[1]), files)})
+    // A line inside a fence is code, not a lead ("// In `a.ts`:" in a snippet).
+    const inFence = fenced[countUpTo(fenced, (range) => range[0], start) - 1]
+    const leads = (named === null || rest.trim() === '' || leadEnds(line)) && (inFence === undefined || start >= inFence[1])
+    const file = !leads ? undefined : named ? ownPath(normalizePath(named[1]), files) : leadFile(line, files)
+    const block = file === undefined ? undefined : leadBlock(view, start, end, to, fenced)
+    if (file !== undefined && block !== undefined) destinations.push({range: block, file})
     start = end + 1
-  }
-  for (const fence of fenced) {
-    if (fence[0] < from || fence[1] > to) continue
-    // A bounded look back: a naming line is short, and one longer than this names nothing.
-    const start = Math.max(from, fence[0] - 400)
-    const before = view.slice(start, fence[0]).trimEnd()
-    if (start > from && !before.includes('\n')) continue
-    const line = before.slice(before.lastIndexOf('\n') + 1)
-    const named = namesDestination.exec(line)
-    if (named && line.slice(named[0].length).trim() === '') destinations.push({range: fence, file: normalizePath(named[1])})
   }
   return destinations.sort((a, b) => a.range[0] - b.range[0])
 }
 
-/** The file named as where the text at `at` goes, if any. */
+/** A file named short (`player.py`, `core/run.ts`) as the task's own file it ends (`src/player.py`), when it has exactly one. */
+function ownPath(file: string, files: string[]): string {
+  if (files.includes(file)) return file
+  const own = files.filter((path) => path.endsWith(`/${file}`))
+  return own.length === 1 ? own[0] : file
+}
+
+/** Words right before a file name that make it where the code goes: "in", "into", "to", "create", and so in Spanish and Russian. */
+const destinationWords = new Set(['in', 'into', 'to', 'inside', 'within', 'create', 'creating', 'update', 'edit', 'modify', 'open', 'rewrite', 'write', 'extend', 'patch', 'a', 'an', 'en', 'crear', 'editar', 'modificar', 'actualizar', 'в', 'во', 'создать', 'изменить', 'обновить'])
+/** Words before "in" or "to" that make the file a source to read, not where the code goes: "the pattern in `a.ts`", "as in", "defined in". */
+const sourceWords = new Set(['pattern', 'patterns', 'as', 'like', 'style', 'same', 'shown', 'defined', 'found', 'existing', 'exists', 'used', 'declared', 'lives', 'mirror', 'mirroring', 'per', 'see', 'from', 'currently', 'already', 'is', 'are', 'similar', 'analogous', 'equivalent', 'identical'])
+/** Words between a destination word and the file: "create the new file `a.ts`". */
+const fillerWords = new Set(['the', 'file', 'new', 'module', 'test'])
+
+/** Whether a line ends with a colon, before any closing emphasis: it presents what follows it. */
+function leadEnds(line: string): boolean {
+  let end = line.length
+  // Trailing blanks and emphasis by index: a `[\s*_]+$` pattern would rescan a run of them.
+  while (end > 0 && ' \t*_'.includes(line[end - 1])) end--
+  return line[end - 1] === ':'
+}
+
+/**
+ * The one file a line presents the block after it as code for: the line ends
+ * with a colon, and names the file right after a word of writing or a
+ * preposition ("Add `x` to `src/a.ts`:", "**Step 2 — Create `a.test.ts`**
+ * (red first):", "… in keyboard.cpp:", "Move these from `a.ts` into
+ * `b.ts`:"), not as a source ("the pattern in `a.ts`:"). A bare name counts
+ * when it is quoted or one of the task's files. Two such files, and the line
+ * names none.
+ */
+function leadFile(line: string, files: string[]): string | undefined {
+  if (!leadEnds(line)) return undefined
+  const text = line.trimEnd()
+  const words = text.split(/[\s`'"*]+/).filter(Boolean)
+  const found = new Set<string>()
+  for (const [index, raw] of words.entries()) {
+    const word = withoutTrailingPunctuation(raw)
+    if (!wholeFileName.test(word) || word.startsWith('.') || word.endsWith('.')) continue
+    let before = index - 1
+    while (before >= 0 && fillerWords.has(words[before].toLowerCase())) before--
+    if (before < 0 || !destinationWords.has(words[before].toLowerCase()) || sourceWords.has(words[before - 1]?.toLowerCase() ?? '')) continue
+    const path = ownPath(normalizePath(word), files)
+    if (path.includes('/') || files.includes(path) || text.includes(`\`${word}\``) || text.includes(`'${word}'`) || text.includes(`"${word}"`)) found.add(path)
+  }
+  return found.size === 1 ? [...found][0] : undefined
+}
+
+/** The width of a line's leading blanks. */
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length
+}
+
+/** A list item's marker at the start of a line. */
+const listItem = /^\s*(?:[-*+]|\d+[.)])\s/
+
+/**
+ * The block that a lead line (from `start` to `end`) presents as code for its
+ * file: the lines nested deeper than it when it is a list item (its fences
+ * among them), else the fence after it (blank lines between), else the list
+ * right under it, with its items' nested lines. None when nothing follows.
+ */
+function leadBlock(view: string, start: number, end: number, to: number, fenced: Range[]): Range | undefined {
+  let next = end + 1
+  while (next < to && view.slice(next, Math.min(to, endOfLine(view, next))).trim() === '') next = endOfLine(view, next) + 1
+  if (next >= to) return undefined
+  const lead = view.slice(start, end)
+  const first = view.slice(next, Math.min(to, endOfLine(view, next)))
+  // A list item's nested lines hold its fences and what follows them; a fence not nested under it is its block alone.
+  const item = listItem.test(lead) && indentOf(first) > indentOf(lead)
+  const fence = fenced[countUpTo(fenced, (range) => range[0], Math.min(to, endOfLine(view, next))) - 1]
+  if (!item && fence !== undefined && fence[0] >= next && fence[1] <= to) return fence
+  // A paragraph's list starts on the line right under it.
+  if (!item && next !== end + 1) return undefined
+  if (!item && (!listItem.test(first) || indentOf(first) < indentOf(lead))) return undefined
+  const floor = item ? indentOf(lead) + 1 : indentOf(first)
+  let last = -1
+  for (let at = next; at < to; ) {
+    const lineEnd = Math.min(to, endOfLine(view, at))
+    const line = view.slice(at, lineEnd)
+    if (line.trim() === '') {
+      // A paragraph's list ends at a blank line; a list item's nested lines may go on past one.
+      if (!item) break
+    } else if (indentOf(line) < floor || (!item && indentOf(line) === floor && !listItem.test(line))) break
+    else last = lineEnd
+    at = lineEnd + 1
+  }
+  return last === -1 ? undefined : [next, last]
+}
+
+/** The file named as where the text at `at` goes, if any: the innermost part that holds it. */
 function destinationOf(destinations: Array<{range: Range; file: string}>, at: number): string | undefined {
-  const before = countUpTo(destinations, (destination) => destination.range[0], at)
-  const destination = destinations[before - 1]
-  return destination !== undefined && at < destination.range[1] ? destination.file : undefined
+  for (let index = countUpTo(destinations, (destination) => destination.range[0], at) - 1; index >= 0; index--) {
+    if (at < destinations[index].range[1]) return destinations[index].file
+  }
+  return undefined
 }
 
 /**
@@ -241,7 +345,13 @@ function destinationOf(destinations: Array<{range: Range; file: string}>, at: nu
 function readsOnlyElsewhere(scope: Gate['scopes'][number], file: string): boolean {
   if (!scope.alone || scope.file === undefined) return false
   const target = normalizePath(scope.file)
-  if (['', '.', './'].includes(target) || namesFile(file, target)) return false
+  // A file under /tmp is cut out of another file (`awk … f > /tmp/row.txt`): which one, the gate does not say.
+  if (target.startsWith('/tmp/')) return false
+  // A file named from a subfolder (`core/run.ts` of `src/core/run.ts`) may be the very file the gate reads.
+  if (['', '.', './'].includes(target) || namesFile(file, target) || target.endsWith(`/${file}`)) return false
+  // A bare name (`core.py`) may lie in any folder the gate reads.
+  const folder = target.endsWith('/') || !target.slice(target.lastIndexOf('/') + 1).includes('.')
+  if (!file.includes('/') && (folder || isGlob(target))) return false
   if (isGlob(target)) return !pathCovers(`**/${target}`, file)
   return !file.endsWith(`/${target}`) && !file.includes(`/${target.replace(/\/?$/, '/')}`)
 }
@@ -272,6 +382,34 @@ function holdsNoComments(file: string): boolean {
 function introducesOldCode(view: string, from: number, fence: number): boolean {
   const before = view.slice(from, fence).trimEnd()
   return presentsOldCode(before.slice(before.lastIndexOf('\n') + 1))
+}
+
+/**
+ * A comment line in a fence that marks the old or the new part of a
+ * before/after pair ("// BEFORE:", "# Old (line 12):", "// AFTER:"): the
+ * word, then a colon, a closing comment or the line's end.
+ */
+const fenceMarker = /^\s*(?:\/\/+|#+|--|\/\*+|<!--|;+)\s*(before|old|original|current|after|new|fixed|updated)[ \t]*(?:\([^)\n]{0,60}\)[ \t]*)?(?::|\*\/|-->|$)/i
+
+/** The old part of a fenced before/after pair: from its "// BEFORE:" line to its "// AFTER:" line, or the fence's end. */
+function markedOldCode(view: string, fence: Range): Range[] {
+  const parts: Range[] = []
+  let old: number | undefined
+  for (let start = fence[0]; start < fence[1]; ) {
+    const end = Math.min(fence[1], endOfLine(view, start))
+    const marker = fenceMarker.exec(view.slice(start, end))
+    if (marker) {
+      const before = /^(?:before|old|original|current)$/i.test(marker[1])
+      if (before && old === undefined) old = end
+      else if (!before && old !== undefined) {
+        parts.push([old, start])
+        old = undefined
+      }
+    }
+    start = end + 1
+  }
+  if (old !== undefined) parts.push([old, fence[1]])
+  return parts
 }
 
 /** Whether a line presents what follows it as the code to take out (`introducesOldCode`). */

@@ -13,6 +13,9 @@ export const taskTypes = [
   'checkpoint:human-verify', 'checkpoint:decision', 'checkpoint:human-action', 'checkpoint:tdd-review'
 ]
 
+/** `taskTypes`, looked up: every rule asks every task its type. */
+const knownTaskTypes: ReadonlySet<string> = new Set(taskTypes)
+
 /** `Checkpoint:Human_Verify`, `human-verify`, `checkpoint-decision` → the type of `types` meant, if it is one. */
 export function typeMeant(value: string, types: readonly string[]): string | undefined {
   const normalized = value.trim().toLowerCase().replace(/_/g, '-').replace(/\s+/g, '').replace(/^checkpoint-/, 'checkpoint:')
@@ -29,7 +32,7 @@ export function typeMeant(value: string, types: readonly string[]): string | und
  */
 export function taskType(task: Element): string | undefined {
   const value = attribute(task, 'type')?.value
-  if (value === undefined || taskTypes.includes(value)) return value
+  if (value === undefined || knownTaskTypes.has(value)) return value
   return typeMeant(value, taskTypes) ?? value
 }
 
@@ -104,7 +107,16 @@ export function contentOf(document: PlanDocument, element: Element): string {
 
 /** Elements named `name` anywhere inside `element`. */
 export function elementsNamed(element: Element, name: string): Element[] {
-  return descendants(element).filter((candidate) => candidate.name === name)
+  // The walk of `descendants`, keeping only the matches: rules ask every task for a few names, and the whole list each time was garbage.
+  const found: Element[] = []
+  const pending: Element[] = []
+  for (let index = element.children.length - 1; index >= 0; index--) pending.push(element.children[index])
+  while (pending.length > 0) {
+    const candidate = pending.pop()!
+    if (candidate.name === name) found.push(candidate)
+    for (let index = candidate.children.length - 1; index >= 0; index--) pending.push(candidate.children[index])
+  }
+  return found
 }
 
 /** Elements that speak to a person: a task carrying one was meant to stop for them. */

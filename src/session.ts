@@ -83,6 +83,9 @@ interface KnownTree {
   disk?: TreeDisk
 }
 
+/** How many texts' graph facts a session remembers (`LintSession.textNodes`). */
+const maxTextNodes = 8
+
 /**
  * Everything one run knows: planning roots, plan graphs, planning configs and
  * open editor buffers. There is one per CLI run (each `lintFiles` call), per
@@ -105,6 +108,11 @@ export class LintSession {
   private readonly openDocuments = new Map<string, {text: string; frontmatter: Frontmatter | undefined; node: PlanNode | undefined}>()
   /** The graph each document's rules share: built once per document, not once per cross-file rule. */
   private readonly documentGraphs = new WeakMap<PlanDocument, PlanGraph>()
+  /**
+   * The graph facts of the last texts read outside the open documents, by absolute path: a fix run asks for a text's
+   * facts again after its lint (`fixFiles`), and each read scans the whole text. A few only, so a long-lived session holds no tree's texts.
+   */
+  private readonly textNodes = new Map<string, {text: string; node: PlanNode | undefined}>()
   /** While `recordReads` runs: where what the rules ask of graphs and configs is recorded (`--cache`). */
   private recording: GraphReads | undefined
 
@@ -208,7 +216,19 @@ export class LintSession {
   planNodeOf(filePath: string, text: string, frontmatter?: Frontmatter): PlanNode | undefined {
     const absolute = path.resolve(filePath)
     const open = this.openDocuments.get(absolute)
-    return open?.text === text ? open.node : planNodeFromText(absolute, text, frontmatter)
+    if (open?.text === text) return open.node
+    return this.textNode(absolute, text, frontmatter)
+  }
+
+  /** `planNodeFromText`, remembered for the last few texts (`textNodes`). */
+  private textNode(absolute: string, text: string, frontmatter?: Frontmatter): PlanNode | undefined {
+    const known = this.textNodes.get(absolute)
+    if (known?.text === text) return known.node
+    const node = planNodeFromText(absolute, text, frontmatter)
+    this.textNodes.delete(absolute)
+    this.textNodes.set(absolute, {text, node})
+    if (this.textNodes.size > maxTextNodes) this.textNodes.delete(this.textNodes.keys().next().value!)
+    return node
   }
 
   /** The graph a document's rules share (`graphFor` of the document's path and text, once per document). */
@@ -270,7 +290,7 @@ export class LintSession {
     // Re-checking the other open documents of a tree hands in their texts unchanged: the graphs built still hold.
     if (open?.text === text) return false
     const frontmatter = parseFrontmatter(text)
-    const node = planNodeFromText(absolute, text, frontmatter)
+    const node = this.textNode(absolute, text, frontmatter)
     // An edit outside the frontmatter (a task's body, typing) changes no graph fact: the graph built, and all it resolved, still holds.
     const graph = this.trees.get(this.planningRootOf(absolute))?.graph
     const known = open ? open.node : graph?.byPath.get(absolute)

@@ -17,6 +17,27 @@ const leftAlone = 'untouched'
 /** Words that say the plan reads the file all the same (`reuse src/x.ts verbatim, do not modify it`), and `From` first in a sentence (`From src/x.ts (not modified):`, an interface the plan uses). */
 const readCues = new Set(['read', 'reads', 'reuse', 'reuses', 'copy', 'copies', 'import', 'imports', 'call', 'calls', 'referenced'])
 
+/** Whether `text` starts with `a`–`z` (a letter, without asking the Unicode tables). */
+function startsWithAsciiLetter(text: string): boolean {
+  const code = text.charCodeAt(0)
+  return code >= 0x61 && code <= 0x7a
+}
+
+/**
+ * Whether the word at `[start, end)` is one `pathsNamedIn` reads nothing of, known without copying it: longer than a
+ * word it looks up, with no slash (so no path), and not trimmed shorter (printable ASCII at both ends: no white space).
+ */
+function longPlainWord(text: string, start: number, end: number): boolean {
+  if (end - start <= 10 || !printable(text.charCodeAt(start)) || !printable(text.charCodeAt(end - 1))) return false
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at)
+    if (code === 0x2f || code === 0x5c) return false
+  }
+  return true
+}
+
+const printable = (code: number) => code > 0x20 && code < 0x7f
+
 /**
  * The paths a plan's body names as words (`fixtures/x.csv` in its action,
  * `cat src/x.ts` in a check), as `normalizePath` writes them: a word with a
@@ -56,7 +77,7 @@ export function pathsNamedIn(text: string, bodyStart: number): {pathsNamed?: str
       end--
       if (text[end] === '.') fullStop = true
     }
-    if (end > start && end - start <= maxPathLength) {
+    if (end > start && end - start <= maxPathLength && !longPlainWord(text, start, end)) {
       const written = text.slice(start, end)
       // Only a word with a slash can be a path: the others need only `normalizePath`'s trim.
       const word = written.includes('/') || written.includes('\\') ? normalizePath(written) : written.trim()
@@ -66,9 +87,9 @@ export function pathsNamedIn(text: string, bodyStart: number): {pathsNamed?: str
       } else if (word.length <= 10) {
         const lower = word.toLowerCase()
         // A list marker (`-`, `1.`) is no word of the sentence.
-        if (/\p{L}/u.test(lower)) words++
+        if (startsWithAsciiLetter(lower) || /\p{L}/u.test(lower)) words++
         // `don't` is two words here: the `'` ends a word.
-        if (negators.has(lower) || (lower === 't' && text[start - 1] === "'" && text[start - 2] === 'n') || lower.endsWith('n’t')) sinceNegator = 0
+        if (negators.has(lower) || (lower === 't' && text[start - 1] === "'" && text[start - 2] === 'n') || (lower.endsWith('’t') && lower.endsWith('n’t'))) sinceNegator = 0
         else if (readCues.has(lower) || (lower === 'from' && words === 1)) read = true
         else {
           sinceNegator++
