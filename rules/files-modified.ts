@@ -1,6 +1,6 @@
 import type {PlanDocument} from '../src/model/document.js'
 import {child, descendants, type Element} from '../src/model/markup.js'
-import {andList, blankTags, filesModified, normalizePath, pathCovers, taskPaths, taskTitle, taskType, type PathEntry} from '../src/plan.js'
+import {andList, blankTags, filesModified, normalizePath, pathCovers, taskPaths, taskTitle, taskType, withoutTaskNumber, type PathEntry} from '../src/plan.js'
 import {firstAtLeast, SortedRanges} from '../src/model/text.js'
 import {defineRule} from '../src/rule.js'
 
@@ -43,6 +43,12 @@ const editWord = new RegExp(
 const shellWrite = /(?<=[\w"')\]]\s?)>>?\s*[\w./~$"'-]|\bsed\s+-i|\b(?:cp|mv|rm|touch|tee|mkdir|git\s+(?:mv|rm|add))\s/g
 /** A word of denial before an edit word ("do NOT modify", "no changes needed", "不修改", "не изменять"). */
 const denial = /(?:\b(?:no|not|never|without|nothing|none|não|nao|nenhum|sem|sin|sans|ne)\b|n't\b|(?<!\p{L})(?:не|без)(?!\p{L})|不|无需|无|没有|しない)[^.,;:\n]{0,40}$/iu
+/**
+ * A fix of whatever a check finds ("fix any errors that appear", "fix any failures", "fix whatever fails"), read from an
+ * edit word: the deviation any task may make, as "If any check fails, fix it" is, not an edit of a file the task names.
+ */
+const fixWhatFails =
+  /^(?:fix|correct|resolve|address)(?:es|ed|ing|s)?[ \t]+(?:any|whatever)(?:[ \t]+[\w-]{1,20}){0,2}?[ \t]+(?:errors?|failures?|issues?|problems?|warnings?|regressions?|findings?|breakages?)\b|^fix(?:es|ed|ing)?[ \t]+(?:whatever|anything)[ \t]+(?:that[ \t]+)?(?:fails|breaks)\b/i
 /** The `if` of a line about a failing check ("If any check fails, fix it"), and up to the nearest word of failure after it: the deviation any task may make, not the plan's edit. */
 const onFailure = /\bif\b(?=([^\n]{0,80}?\b(?:fail|fails|failed|failing|errors?)\b))/gi
 
@@ -75,7 +81,9 @@ function places(matches: Iterable<RegExpMatchArray>, length: (match: RegExpMatch
 function editPlaces(line: string): EditPlaces {
   // Code quoted in the line (`export const VERSION`) is what a check looks for, not an edit.
   const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
-  const undenied = [...prose.matchAll(editWord)].filter((match) => !denial.test(prose.slice(Math.max(0, match.index - 60), match.index)))
+  const undenied = [...prose.matchAll(editWord)].filter(
+    (match) => !denial.test(prose.slice(Math.max(0, match.index - 60), match.index)) && !fixWhatFails.test(prose.slice(match.index, match.index + 80))
+  )
   return {
     edits: places(undenied, (match) => match[0].length),
     writes: places(blankTags(line).matchAll(shellWrite), (match) => match[0].length),
@@ -131,7 +139,8 @@ function readsOnly(document: PlanDocument, task: Element, lines: string[], paths
   const aboutAFile = (line: string) => names.some((name) => line.includes(name))
   // Said of the whole task, and no line of it edits one of its files.
   if (lines.some((line) => changesNothing.test(line) && !aboutAFile(line)) && !lines.some((line) => aboutAFile(line) && asksForEdit(line))) return true
-  return checkName.test(taskTitle(document, task)) && !lines.some(asksForEdit)
+  // A name in bold (`**Task 3:** Verify the build`) hides its number from `taskTitle`, and so its first word.
+  return checkName.test(withoutTaskNumber(taskTitle(document, task).replace(/\*\*|__/g, ''))) && !lines.some(asksForEdit)
 }
 
 /** A test file: `a.test.ts`, `a_test.go`, `test_a.py`, `tests/…`. */
@@ -261,8 +270,50 @@ function runBy(line: string, ends: number[], from: number): boolean {
 }
 
 /**
+ * Words saying a file needs no edit: "no change needed", "already accepts …", "is already wired", "unchanged", "leave …
+ * as is", "was added by plan 02-02" (an earlier plan's work).
+ */
+const needsNothing =
+  /\bno (?:code |further |other |file )?(?:changes?|edits?|modifications?)(?: (?:is|are))? (?:needed|required|necessary)\b|\bnothing to change\b|\b(?:unchanged|untouched)\b|\b(?:leave|leaves|keep|keeps|stays?|remains?)\b[^;\n]{0,60}?\bas[- ]is\b|\balready (?:[a-z]{2,20}s|is|are|have|do|in place)\b|\b(?:is|are) already\b|\b(?:was|were) (?:already )?(?:added|created|written|shipped|implemented|done) (?:by|in) (?:plan|phase|task|an? (?:earlier|previous|prior))\b/gi
+
+/**
+ * Whether the words around a line's mention of a file (`[from, to)`) say it needs no edit: its sentence, or the next
+ * one when that names no other file ("`emit.py` already accepts a Plan. No change needed."), says so, and asks for no
+ * edit but in those words. The line is read once; each mention looks at no more than a few hundred characters around
+ * it, so a line of many mentions costs its length.
+ */
+function leftAsIsIn(line: string, edits: EditPlaces): (from: number, to: number) => boolean {
+  const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
+  const ends = [...prose.matchAll(/[.;!?](?=\s|$)/g)].map((match) => match.index)
+  const said = places(prose.matchAll(needsNothing), (match) => match[0].length)
+  if (said.starts.length === 0) return () => false
+  /** The said span holding `at`, if any: the last one starting at or before it. */
+  const inSaid = (at: number) => {
+    const index = firstAtLeast(said.starts, at + 1) - 1
+    return index >= 0 && at < said.ends[index]
+  }
+  const asked = (places: Places, start: number, end: number) => {
+    for (let index = firstAtLeast(places.starts, start); index < places.starts.length && places.starts[index] < end; index++) {
+      if (!inSaid(places.starts[index])) return true
+    }
+    return false
+  }
+  return (from, to) => {
+    const start = Math.max((ends[firstAtLeast(ends, from) - 1] ?? -1) + 1, from - 200)
+    const own = firstAtLeast(ends, to)
+    const ownEnd = Math.min(ends[own] ?? line.length, to + 200)
+    // The next sentence may edit the file ("Add `emitAll` next to it."); its words speak for the file only when it names no other.
+    const end = Math.min(ends[own + 1] ?? line.length, ownEnd + 200)
+    const saidEnd = /[`/]|\w\.\w/.test(line.slice(ownEnd + 1, end)) ? ownEnd : end
+    const first = firstAtLeast(said.ends, start + 1)
+    if (first >= said.starts.length || said.starts[first] >= saidEnd) return false
+    return !asked(edits.edits, start, end) && !asked(edits.writes, start, end)
+  }
+}
+
+/**
  * Whether a line only reads, runs or looks up a file: each place it names the file is an import, a test a runner is given,
- * or follows words pointing the reader to it, with no edit in the rest of its clause.
+ * or follows words pointing the reader to it, with no edit in the rest of its clause, or is said to need no edit.
  */
 function onlyPointsTo(line: string, path: string): boolean {
   const imports = new SortedRanges(importsOf(line, path))
@@ -271,7 +322,9 @@ function onlyPointsTo(line: string, path: string): boolean {
   const edits = editPlaces(line)
   const runners = runnerEnds(line)
   const clauseEnds = [...line.matchAll(/[.;,)]/g)].map((match) => match.index)
+  const leftAsIs = leftAsIsIn(line, edits)
   return named.every(([from, to]) => {
+    if (leftAsIs(from, to)) return true
     if (!runBy(line, runners, from) && !pointsTo.test(line.slice(Math.max(0, from - 120), from))) return false
     const clauseEnd = clauseEnds[firstAtLeast(clauseEnds, to)] ?? line.length
     return !asksForEditIn(edits, to, clauseEnd)

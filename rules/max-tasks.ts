@@ -2,7 +2,9 @@ import type {PlanDocument} from '../src/model/document.js'
 import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {child} from '../src/model/markup.js'
-import {andList, elementsNamed, filesModified, isCheckpoint, lineOf, normalizePath, pathEntries, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
+import {firstAtLeast} from '../src/model/text.js'
+import {andList, contentOf, elementsNamed, filesModified, isCheckpoint, lineOf, normalizePath, pathEntries, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
+import {shellSegments, shellView} from '../src/shell.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -120,12 +122,143 @@ function tasksOf(document: PlanDocument): {tasks: Range[]; all: number; leftOut:
 const notWrittenCode =
   /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|uv\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|go\.sum|pubspec\.lock|Podfile\.lock|flake\.lock)$|(?:^|\/)(?:__snapshots__|__fixtures__|fixtures|testdata|generated|__generated__)\/|\.snap$|[.-]generated\.[A-Za-z]+$|\.g\.dart$|\.pb\.go$|_pb2\.py$/
 
-/** The files a plan modifies: its `files_modified`, else the `<files>` of its tasks, each path once, but lockfiles, fixtures and generated files. */
+/** A marker that is empty or one line: a `.gitkeep`, `py.typed`, a version pin. */
+const markerFile = /(?:^|\/)(?:\.gitkeep|\.keep|py\.typed|\.python-version|\.nvmrc|\.node-version|\.ruby-version)$/
+/** Words giving a package's `__init__.py` content: it exports, re-exports or imports something, or holds `__all__`. */
+const initContent = /\b(?:re-?exports?|re-?exporting|exports?|exporting|imports?|importing|registry|registers?|exposes?)\b|\b__all__\b/i
+
+/** A word of a line that may be a path: `config/app.toml`, `app/db/__init__.py`. */
+const pathWord = /[\w@~-][\w.@~-]*(?:\/[\w.@~-]+)*/g
+
+/** The files a line names, by their last part (`config/app.toml` names `app.toml`), and an `__init__.py` by its folder too (`db/__init__.py`). */
+function namesIn(line: string): string[] {
+  return [...line.matchAll(pathWord)].flatMap((match) => {
+    // A sentence's full stop after the name (`app.toml.`) is no part of it.
+    const parts = (match[0].endsWith('.') ? match[0].slice(0, -1) : match[0]).split('/')
+    const last = parts.at(-1)!
+    return last === '__init__.py' && parts.length > 1 ? [last, `${parts.at(-2)}/${last}`] : [last]
+  })
+}
+
+/** The package markers among a plan's files: empty-or-one-line markers, and the `__init__.py` files no line naming them by their folder gives content. */
+function markersOf(files: string[], lines: string[]): Set<string> {
+  const inits = files.filter((file) => /(?:^|\/)__init__\.py$/.test(file))
+  const withContent = new Set(inits.length === 0 ? [] : lines.filter((line) => line.includes('__init__.py') && initContent.test(line)).flatMap(namesIn))
+  const named = (file: string) => file.split('/').slice(-2).join('/')
+  return new Set([...files.filter((file) => markerFile.test(file)), ...inits.filter((file) => !withContent.has(named(file)))])
+}
+
+/** Programs whose `-o` is no output file (`grep -o` prints the match). */
+const noOutputFile = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack'])
+/** Programs whose redirected output is text the plan writes out (`cat > f <<EOF`, `echo x > f`), not a tool's. */
+const handWritten = new Set(['cat', 'echo', 'printf', 'print'])
+
+/** One file a command writes: its path, and for a copy into a folder the names of the files copied. */
+interface Written {
+  dest: string
+  sources: string[]
+}
+
+/**
+ * The files a command writes without the executor writing their text: a copy's destination (`cp`, `rsync`), a download
+ * (`curl -o`, `wget -O`), a tool's output file (`-o`, `--output`) or its output redirected to a file.
+ */
+function writtenBy(command: string): Written[] {
+  if (command.includes('<<')) return []
+  const tokens = command.split(/\s+/).map((token) => token.replace(/^['"]|['"]$/g, '')).filter(Boolean)
+  const program = tokens.find((token) => /^[\w.-]+$/.test(token) && token !== 'sudo') ?? ''
+  const written: Written[] = []
+  const copy = tokens.findIndex((token) => token === 'cp' || token === 'rsync')
+  if (copy !== -1) {
+    const operands = tokens.slice(copy + 1).filter((token) => !token.startsWith('-'))
+    if (operands.length >= 2) written.push({dest: operands.at(-1)!, sources: operands.slice(0, -1)})
+  }
+  for (const [index, token] of tokens.entries()) {
+    const next = tokens[index + 1]
+    const flag = /^--(?:output|out|outfile|output-file|out-file)=(.+)$/.exec(token)
+    if (flag) written.push({dest: flag[1], sources: []})
+    else if (next && (/^(?:-o|--output|--out|--outfile|--output-file|--out-file)$/.test(token) ? !noOutputFile.has(program) : token === '-O' && program === 'wget')) {
+      written.push({dest: next, sources: []})
+    } else if (/^>>?$/.test(token) && next && !handWritten.has(program)) written.push({dest: next, sources: []})
+  }
+  return written.filter(({dest}) => !/[$*{}]|^\/dev\//.test(dest))
+}
+
+/** Whether two paths, either perhaps relative to a folder the other names, are one file. */
+function sameFile(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`)
+}
+
+/** Whether a command's write is the file: its destination, or the folder a file of the same name is copied into. */
+function writes(written: Written, file: string): boolean {
+  const dest = normalizePath(written.dest).replace(/\/$/, '')
+  if (dest !== '' && sameFile(file, dest)) return true
+  const base = file.slice(file.lastIndexOf('/') + 1)
+  return written.sources.some((source) => source.slice(source.lastIndexOf('/') + 1) === base) && sameFile(file, `${dest}/${base}`)
+}
+
+/** A word of an edit by hand: a file copied in and then changed is written. */
+const handEdit = /\b(?:edit|modify|update|add|append|change|set|extend|patch|replace|rewrite|implement|insert|fill|customi[sz]e|adjust|configure|tweak|remove|delete)(?:s|es|d|ed|ing)?\b/i
+
+/** The commands of an action's line: its `&&`/`||` parts, cut at `;`, `|` and backticks. */
+function commandsOf(document: PlanDocument, action: Element): Array<{line: number; command: string}> {
+  const text = shellView(contentOf(document, action))
+  const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((match) => match.index + 1)]
+  return shellSegments(text).flatMap((segment) => {
+    const line = firstAtLeast(lineStarts, segment.start + 1) - 1
+    return segment.text.split(/[;|`]/).map((command) => ({line, command: command.trim()}))
+  })
+}
+
+/**
+ * The files a plan's actions only copy in or have a tool write: a command writes each, and no line of the actions but
+ * those commands' names it beside an edit. Commands and edits are indexed by the names of the files they name, so a
+ * plan's cost is its length, not its files times its lines.
+ */
+function commandWritten(document: PlanDocument, files: string[]): Set<string> {
+  const found = new Set<string>()
+  const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+  for (const task of document.tasks) {
+    for (const action of elementsNamed(task, 'action')) {
+      const writesByName = new Map<string, Array<{line: number; written: Written}>>()
+      for (const {line, command} of commandsOf(document, action)) {
+        for (const written of writtenBy(command)) {
+          for (const name of new Set([baseOf(normalizePath(written.dest)), ...written.sources.map(baseOf)])) {
+            writesByName.set(name, [...(writesByName.get(name) ?? []), {line, written}])
+          }
+        }
+      }
+      if (writesByName.size === 0) continue
+      const editsByName = new Map<string, number[]>()
+      for (const [index, line] of shellView(contentOf(document, action)).split('\n').entries()) {
+        if (!handEdit.test(line)) continue
+        for (const name of new Set(namesIn(line))) editsByName.set(name, [...(editsByName.get(name) ?? []), index])
+      }
+      for (const file of files) {
+        const base = baseOf(file)
+        const writing = new Set((writesByName.get(base) ?? []).filter(({written}) => writes(written, file)).map(({line}) => line))
+        if (writing.size > 0 && !(editsByName.get(base) ?? []).some((line) => !writing.has(line))) found.add(file)
+      }
+    }
+  }
+  return found
+}
+
+/**
+ * The files a plan modifies: its `files_modified`, else the `<files>` of its tasks, each path once, but lockfiles,
+ * fixtures, generated files, package markers and the files its actions copy in or have a tool write.
+ */
 function filesOf(document: PlanDocument): {count: number; range: Range | undefined} {
   const listed = filesModified(document)
   const entries = listed.length > 0 ? listed : taskPaths(document, 'files')
-  const distinct = new Set(entries.map((entry) => normalizePath(entry.path)).filter((file) => !notWrittenCode.test(file)))
-  return {count: distinct.size, range: listed.length > 0 ? document.frontmatter?.entries.get('files_modified')?.keyRange : entries[0]?.range}
+  const files = [...new Set(entries.map((entry) => normalizePath(entry.path)))].filter((file) => !notWrittenCode.test(file))
+  const markers = markersOf(files, document.text.split('\n'))
+  const distinct = files.filter((file) => !markers.has(file))
+  const byCommand = commandWritten(document, distinct)
+  return {
+    count: distinct.filter((file) => !byCommand.has(file)).length,
+    range: listed.length > 0 ? document.frontmatter?.entries.get('files_modified')?.keyRange : entries[0]?.range
+  }
 }
 
 interface Excess {

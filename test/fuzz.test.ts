@@ -186,6 +186,15 @@ const shapes: Array<{name: string; text: (n: number) => string; fix?: boolean; n
   {name: 'one path naming a file again and again', n: 1500, text: (n) => cleanPlan + `<task type="auto">\n  <name>Wire</name>\n  <files>src/a/b.ts</files>\n  <action>${'src/a/b.ts/'.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'one path through route groups and dynamic segments naming a file again and again', n: 1500, text: (n) => cleanPlan + `<task type="auto">\n  <name>Wire</name>\n  <files>src/(g)/[[...s]]/b.ts</files>\n  <action>${'(g)/[[...s]]/b.ts)]'.repeat(n * 10)}</action>\n</task>\n`},
   {name: 'a test file handed to a test runner again and again, in a task that asks for tests', n: 60, text: (n) => cleanPlan + `<task type="auto">\n  <name>Test</name>\n  <files>tests/test_a.py</files>\n  <action>${'add a test and run pytest -k "a or b" -x tests/test_a.py; '.repeat(n * 10)}</action>\n</task>\n`},
+  {
+    name: 'files copied in one command each, and edited by name (max-tasks)',
+    n: 60,
+    text: (n) =>
+      planWith('02', ['01-01'], {
+        files: [...Array.from({length: n}, (_, index) => `assets/icons/i${index}.svg`), `app/__init__.py`],
+        tasks: `<task type="auto">\n  <name>Icons</name>\n  <action>\n${Array.from({length: n}, (_, index) => `cp /usr/share/icons/i${index}.svg assets/icons/\nTweak i${index}.svg and app/__init__.py exports it\n`).join('')}  </action>\n</task>\n`
+      })
+  },
   {name: 'a long depends_on list', text: (n) => cleanPlan.replace('depends_on: ["01-01"]', `depends_on: [${Array.from({length: n}, (_, index) => `"01-${index + 10}"`).join(', ')}]`)}
 ]
 
