@@ -21,6 +21,12 @@ const copy = path.resolve(values.copy ?? path.join(os.tmpdir(), 'planlint-corpus
 if (copy.startsWith(corpus + path.sep) || copy === corpus) throw new Error('the copy must not be inside the corpus')
 fs.rmSync(copy, {recursive: true, force: true})
 fs.cpSync(corpus, copy, {recursive: true})
+// The corpus is laid out without write bits (in CI too), and the copy keeps a file's mode: give the copy's owner write access, or --fix can write nothing.
+fs.chmodSync(copy, fs.statSync(copy).mode | 0o200)
+for (const entry of fs.readdirSync(copy, {recursive: true, withFileTypes: true})) {
+  const file = path.join(entry.parentPath, entry.name)
+  fs.chmodSync(file, fs.statSync(file).mode | 0o200)
+}
 const paths = fs.readdirSync(copy).filter((name) => fs.existsSync(path.join(copy, name, '.planning'))).map((name) => path.join(copy, name, '.planning'))
 
 /** The frontmatter block's text, fences included (`undefined` when there is none). */
