@@ -1,4 +1,5 @@
 import type {PlanDocument} from '../src/model/document.js'
+import {yamlErrorIn} from '../src/model/frontmatter.js'
 import {child, descendants, type Element} from '../src/model/markup.js'
 import {andList, blankTags, filesModified, normalizePath, pathCovers, taskPaths, taskTitle, taskType, withoutTaskNumber, type PathEntry} from '../src/plan.js'
 import {firstAtLeast, SortedRanges} from '../src/model/text.js'
@@ -404,6 +405,8 @@ export default defineRule<Options>({
   check({document, options, report}) {
     const frontmatter = document.frontmatter
     if (!frontmatter?.entries.has('files_modified')) return
+    // What a list YAML could not read declares is unknown: frontmatter-schema reports the error.
+    if (['files_modified', 'files_deleted', 'files_created'].some((key) => yamlErrorIn(frontmatter, key))) return
     // Planning artifacts (`.planning/…/01-02-SUMMARY.md`) belong to one plan; no parallel plan edits them.
     const source = (entry: {path: string}) => !/^(\.\/)?\.planning\//.test(entry.path)
     // GSD keeps same-wave plans apart by `files_modified` + `files_deleted`; some trees list new files under `files_created`.

@@ -1,5 +1,5 @@
 import {isMap} from 'yaml'
-import {frontmatterItems} from '../src/model/frontmatter.js'
+import {frontmatterItems, yamlErrorIn} from '../src/model/frontmatter.js'
 import {checkMustHavesShape} from '../src/must-haves-shape.js'
 import {defineRule} from '../src/rule.js'
 
@@ -51,8 +51,7 @@ export default defineRule<Options>({
     const entry = frontmatter?.entries.get('must_haves')
     if (!frontmatter || !entry || entry.value === null) return
     // The YAML reader drops what follows an error, so a part it lost would look missing: frontmatter-schema reports the cause.
-    const nextKeyStart = Math.min(...[...frontmatter.entries.values()].map((other) => other.keyRange[0]).filter((start) => start > entry.keyRange[0]), frontmatter.contentRange[1])
-    if (frontmatter.errors.some((error) => error.range[0] >= entry.keyRange[0] && error.range[0] < nextKeyStart)) return
+    if (yamlErrorIn(frontmatter, 'must_haves')) return
     if (!isMap(entry.node)) {
       report({
         message: `\`must_haves\` is not a mapping: write it as \`${options.required.join('`, `')}\` lists`,

@@ -157,6 +157,18 @@ export function parseFrontmatter(text: string): Frontmatter | undefined {
   return {range: [0, end], contentRange: [contentStart, contentEnd], document, data, errors, entries}
 }
 
+/**
+ * Whether a YAML error lies in the entry of `key`, from its key to the next
+ * key: the reader drops or misreads what follows an error, so what the entry
+ * says is unknown (frontmatter-schema reports the cause).
+ */
+export function yamlErrorIn(frontmatter: Frontmatter, key: string): boolean {
+  const entry = frontmatter.entries.get(key)
+  if (!entry) return false
+  const nextKeyStart = Math.min(...[...frontmatter.entries.values()].map((other) => other.keyRange[0]).filter((start) => start > entry.keyRange[0]), frontmatter.contentRange[1])
+  return frontmatter.errors.some((error) => error.range[0] >= entry.keyRange[0] && error.range[0] < nextKeyStart)
+}
+
 /** The items of a list value (a YAML node of `frontmatter`, such as an entry's `node`) with their ranges; a scalar value counts as one item. */
 export function frontmatterItems(frontmatter: Frontmatter, node: unknown): FrontmatterItem[] {
   const shift = frontmatter.contentRange[0]
