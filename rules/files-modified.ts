@@ -140,8 +140,39 @@ function readsOnly(document: PlanDocument, task: Element, lines: string[], paths
   const aboutAFile = (line: string) => names.some((name) => line.includes(name))
   // Said of the whole task, and no line of it edits one of its files.
   if (lines.some((line) => changesNothing.test(line) && !aboutAFile(line)) && !lines.some((line) => aboutAFile(line) && asksForEdit(line))) return true
+  return checkName.test(taskName(document, task)) && !lines.some(asksForEdit)
+}
+
+/** A task's name without its number, so that it starts with its first word. */
+function taskName(document: PlanDocument, task: Element): string {
   // A name in bold (`**Task 3:** Verify the build`) hides its number from `taskTitle`, and so its first word.
-  return checkName.test(withoutTaskNumber(taskTitle(document, task).replace(/\*\*|__/g, ''))) && !lines.some(asksForEdit)
+  return withoutTaskNumber(taskTitle(document, task).replace(/\*\*|__/g, ''))
+}
+
+/** A build's output folder by its conventional name (`dist/`, `.next/`, `target/`): the rule sees no `.gitignore`. */
+const outputFolder = /(?:^|\/)(?:dist|build|out|target|coverage|\.next)(?:\/|$)/
+/** The words a build's name starts with (`Build the installer`, `Rebuild dist/`, `Собрать backend.exe`). */
+const buildName = /^(?:build|rebuild|compile|bundle|package|собрать|собери|пересобрать|reconstruir|compilar|construir|构建|编译)(?!\p{L})/iu
+
+/**
+ * Whether a task is a check or a build: what it names under a build's output folder is what the build writes, not
+ * a source it edits, even where the task rebuilds it.
+ */
+function checksOrBuilds(document: PlanDocument, task: Element): boolean {
+  const name = taskName(document, task)
+  return checkName.test(name) || buildName.test(name)
+}
+
+/**
+ * The output folder a path lies in (`web/.next/` for `web/.next/trace`), or undefined: build outputs are ignored by
+ * the repository, so each worktree builds its own and no parallel plan collides on them.
+ */
+function outputFolderOf(path: string): string | undefined {
+  const file = normalizePath(path)
+  const match = outputFolder.exec(file)
+  if (!match) return undefined
+  const end = match.index + match[0].length
+  return file[end - 1] === '/' ? file.slice(0, end) : `${file.slice(0, end)}/`
 }
 
 /** A test file: `a.test.ts`, `a_test.go`, `test_a.py`, `tests/…`. */
@@ -433,7 +464,22 @@ export default defineRule<Options>({
     const work = new Map([...pathsOf.keys()].map((task) => [task, workLines(document, task)]))
     const readOnlyTasks = new Set([...pathsOf].filter(([task, paths]) => readsOnly(document, task, work.get(task) ?? [], paths)).map(([task]) => task))
     const onlyRead = (entry: (typeof named)[number]) => readOnlyTasks.has(entry.task) || onlyReadsFile(entry.task, work.get(entry.task) ?? [], entry.path)
-    const unwritten = named.filter((entry) => !names(declared, entry) && !readList(declaredRead, entry) && !reads(entry) && !looksAt(entry) && !onlyRead(entry) && !secretsFile.test(normalizePath(entry.path)))
+    // A check's or a build's outputs (`dist/cli.js`, `coverage/`) are the build's, unless the plan lists a file in the
+    // same output folder: then it commits them (a bundled `dist/index.js`), and a parallel plan's build collides.
+    const buildOutput = (entry: (typeof named)[number]) => {
+      const folder = outputFolderOf(entry.path)
+      return folder !== undefined && checksOrBuilds(document, entry.task) && !declared.some((item) => `${normalizePath(item.path)}/`.startsWith(folder))
+    }
+    const unwritten = named.filter(
+      (entry) =>
+        !names(declared, entry) &&
+        !readList(declaredRead, entry) &&
+        !reads(entry) &&
+        !looksAt(entry) &&
+        !onlyRead(entry) &&
+        !secretsFile.test(normalizePath(entry.path)) &&
+        !buildOutput(entry)
+    )
     // A path two tasks name is one file to add.
     const firstOf = new Map<string, (typeof unwritten)[number]>()
     for (const entry of unwritten) if (!firstOf.has(normalizePath(entry.path))) firstOf.set(normalizePath(entry.path), entry)

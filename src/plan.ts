@@ -291,13 +291,21 @@ export function taskPaths(document: PlanDocument, name: string): Array<PathEntry
   )
 }
 
+/** A folder with a note after it, in the entry's string (`addons/tiles/ (renamed from …)`, `docs/ — the guide`, `lib/ - helpers`). */
+const folderNote = /^([^\s()]+\/)\s+(?:[(#—–]|-\s)/
+
+/** A listed folder without the note after it: the note says why it is listed, the folder is what it covers. */
+function withoutFolderNote(path: string): string {
+  return folderNote.exec(path)?.[1] ?? path
+}
+
 /**
  * Whether a listed path covers another: the same file (after `normalizePath`),
  * a glob that matches it, or a folder (`src/ui/`, or `src/ui` without the
  * slash) that holds it.
  */
 export function pathCovers(listed: string, named: string): boolean {
-  const a = normalizePath(listed)
+  const a = withoutFolderNote(normalizePath(listed))
   const b = normalizePath(named)
   if (a === b) return true
   if (isGlob(a)) return picomatch.isMatch(b, a, {dot: true})
