@@ -11,6 +11,8 @@ type Trap = 'R1' | 'R2' | 'R3' | 'R4' | 'R5' | 'R6'
 interface Options {
   /** The trap shapes to report, by GSD's numbers. */
   traps: Trap[]
+  /** R4 for every `git` before a pipe, not only one that names a remote-tracking ref or another folder. */
+  gitPipeFailures: boolean
 }
 
 interface Found {
@@ -484,9 +486,10 @@ const revisionCommands = new Set(['diff', 'log', 'show', 'grep', 'shortlog', 're
  * of `-C` or `--git-dir=` can be no repository, a revision can name no
  * commit (`git diff main`), a path with no `--` before it can be absent
  * (mistyped, moved, or deleted by the task); else it can run outside a
- * repository. With the command's name (`git diff`), global options left out.
+ * repository. With the command's name (`git diff`), global options left out,
+ * and whether the failure lies outside the plan's own checkout (`elsewhere`).
  */
-function gitFailure(stage: string): {command: string; failure: string} {
+function gitFailure(stage: string): {command: string; failure: string; elsewhere?: boolean} {
   const words = shellWords(stage)
   let index = 1
   let repository: string | undefined
@@ -500,8 +503,8 @@ function gitFailure(stage: string): {command: string; failure: string} {
   const command = `git ${subcommand}`.trim()
   const refs = remoteRefs(stage)
   // `origin/main..HEAD` names the ref up to its range's dots.
-  if (refs.length > 0) return {command, failure: `where \`${refs[0].split(/\.{2,3}/)[0]}\` is missing (no remote, or not fetched)`}
-  if (repository !== undefined) return {command, failure: `where \`${repository}\` is no repository`}
+  if (refs.length > 0) return {command, failure: `where \`${refs[0].split(/\.{2,3}/)[0]}\` is missing (no remote, or not fetched)`, elsewhere: true}
+  if (repository !== undefined) return {command, failure: `where \`${repository}\` is no repository`, elsewhere: true}
   if (revisionCommands.has(subcommand)) {
     // Up to `--`, the words that are not options, numbers (`-n 5`), redirections or variables; a grep's first one is its pattern.
     const end = words.indexOf('--', index)
@@ -635,7 +638,7 @@ interface Chain {
 }
 
 /** The traps in one `&&`/`||` segment of a check. */
-function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPipeline>, committed: boolean, chain: Chain): TrapIn[] {
+function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPipeline>, committed: boolean, chain: Chain, everyGit: boolean): TrapIn[] {
   const traps: TrapIn[] = []
   const calls = grepCalls(segment)
   if (calls.some((call) => countsMatches(call.options))) {
@@ -676,7 +679,9 @@ function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPi
     })
   }
   const covered = (stage: string) => chain.guard !== undefined && remoteRefs(stage).every((ref) => chain.guard!.includes(ref))
-  const hidden = pipelines.find((git) => swallowed.has(git) && !covered(segment.slice(git.index, git.stageEnd)))
+  // Judged on held-out plans, a `git` failing in the plan's own checkout was a remote risk; a missing remote ref or folder is not.
+  const reported = (stage: string) => !covered(stage) && (everyGit || gitFailure(stage.trimEnd()).elsewhere === true)
+  const hidden = pipelines.find((git) => swallowed.has(git) && reported(segment.slice(git.index, git.stageEnd)))
   if (hidden) {
     const stage = segment.slice(hidden.index, hidden.stageEnd).trimEnd()
     const {command, failure} = gitFailure(stage)
@@ -749,7 +754,7 @@ export default defineRule<Options>({
   description: 'A check in `<verify>` or `<acceptance_criteria>` is not a trap: false before any work, or true whatever the work does.',
   severity: 'error',
   kinds: ['plan'],
-  defaultOptions: {traps: ['R1', 'R2', 'R3', 'R4', 'R5', 'R6']},
+  defaultOptions: {traps: ['R1', 'R2', 'R3', 'R4', 'R5', 'R6'], gitPipeFailures: false},
   check({document, options, report}) {
     const view = shellView(document.text)
     const allowed = allowedTraps(view)
@@ -797,7 +802,7 @@ export default defineRule<Options>({
         // A segment after `&&` runs only when the ones before it passed; a new line starts a new chain.
         if (previousEnd === undefined || view.slice(previousEnd, segment.start).trim() !== '&&') chain.guard = taskGuards.get(task)
         previousEnd = segment.start + segment.text.length
-        for (const trap of trapsIn(segment.text, pipelines, swallowed, committed, chain)) {
+        for (const trap of trapsIn(segment.text, pipelines, swallowed, committed, chain, options.gitPipeFailures)) {
           found.push({...trap, range: [segment.start + trap.index, segment.start + trap.index + trap.length]})
         }
         if (guardText) chain.guard = `${chain.guard ?? ''} ${guardText}`

@@ -18,7 +18,8 @@ const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unkn
     off: ['read-first-paths', 'pbr-plan-format'],
     set: {
       'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}],
-      'task-elements': ['on', {foreignFormats: false, checkpoints: gsdCheckpoints}]
+      'task-elements': ['on', {foreignFormats: false, checkpoints: gsdCheckpoints}],
+      'criteria-traps': ['on', {gitPipeFailures: true}]
     }
   },
   pbr: {

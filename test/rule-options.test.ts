@@ -42,6 +42,7 @@ describe('rule options', () => {
     ['task-type', {additionalTypes: [3]}, 'option `additionalTypes.0` must be a string'],
     ['task-elements', {checkpoints: {'checkpoint:decision': 'options'}}, 'option `checkpoints.checkpoint:decision` must be a list'],
     ['no-automatable-human-action', {automatable: [{pattern: 'x'}]}, 'option `automatable.0` needs `work`; option `automatable.0` needs `tool`'],
+    ['criteria-traps', {gitPipeFailures: 'yes'}, 'option `gitPipeFailures` must be a boolean'],
     ['no-dependency-cycle', {strict: true}, 'unknown option `strict` (the rule takes none)']
   ] as Array<[RuleId, unknown, string]>)('remark: %s with %j is one fatal message naming the option, and the rule does not run', async (id, options, problem) => {
     const messages = await remarkMessages(id, options)

@@ -21,6 +21,8 @@ export const gsdCheckpoints: Record<string, string[]> = {
 export default definePreset({
   'frontmatter-schema': ['on', {types: ['execute', 'tdd'], emptyRequirements: true}],
   'task-elements': ['on', {foreignFormats: false, checkpoints: gsdCheckpoints}],
+  // GSD warns on every `git` before a pipe; planlint's default only on one naming a remote ref or another folder.
+  'criteria-traps': ['on', {gitPipeFailures: true}],
   'read-first-paths': 'off',
   'pbr-plan-format': 'off'
 })
