@@ -271,10 +271,11 @@ const editsReleaseFiles = (text: string) => fileNames(text).length > 0 && fileNa
  * languages (`Claude`, orchestrator, оркестратор, 编排器); "in Claude Code"
  * names the prompt the person types at, not the agent doing it. What follows
  * the person's answer ("After receiving the two URLs, create …", "Once the
- * user replies, write …") is the agent's next step.
+ * user replies, write …") is the agent's next step. A step that names the
+ * agent's own tool ("(Write tool)", "via the Edit tool") is the agent's.
  */
 const agentDoes =
-  /\b(claude(?! code\b|\.md\b)|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(executor|agent)(?= ?\(| ?:| (runs|will|does|edits|executes|applies|writes|creates|first|then|part|side|step)\b)|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|\b(after|once|upon|on) (receiving|getting)\b|\b(after|once|when) the (user|human|person|owner|maintainer|operator|developer) (replies|responds|answers|confirms|provides|sends|pastes|shares|supplies|gives|has (replied|responded|answered|confirmed|provided|sent|pasted|shared|supplied|given))\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
+  /\b(claude(?! code\b|\.md\b)|the (executor|agent|orchestrator|planner)|gsd|automatically|already)\b|\b(executor|agent)(?= ?\(| ?:| (runs|will|does|edits|executes|applies|writes|creates|first|then|part|side|step)\b)|\b(i|we)('ll| will|'ve| have| ran| run| created| deployed| applied| added)\b|\b(was|were|has been|have been|is being) (run|executed|applied|deployed|created|added|automated)\b|\b(after|once|upon|on) (receiving|getting)\b|\b(after|once|when) the (user|human|person|owner|maintainer|operator|developer) (replies|responds|answers|confirms|provides|sends|pastes|shares|supplies|gives|has (replied|responded|answered|confirmed|provided|sent|pasted|shared|supplied|given))\b|\((?:the )?(?:write|edit|multiedit|bash|read) tool\)|\bvia (?:the )?(?:write|edit|multiedit|bash)\b|orchestr|orquest|orkestr|оркестр|агент|执行器|编排|协调器|에이전트|오케스트/i
 
 /** A lead or heading that says what the agent cannot do ("Claude cannot provision the runner:") gives the steps under it to the person, not to the agent. */
 const negated = /\b(can ?not|can't|unable|doesn't|does not|won't|isn't able)\b|не может|не можем|不能|无法|no puede|ne peut/i
@@ -355,10 +356,14 @@ function handedOver(sentence: {text: string; start: number}): {text: string; sta
 const outsideSpans = (text: string) => text.replace(/`[^`\n]{1,400}`/g, (span) => ' '.repeat(span.length))
 
 /** A sentence that edits a file ("Claude updates `ROADMAP.md`", "the executor will mark the plan done"). */
-const editsFile = /\b(updates?|edits?|writes?|marks?|records?|appends?|fills?( in)?|adds?|creates?|ticks?)\b/i
+const editsFile = /\b(updates?|edits?|writes?|marks?|records?|appends?|fills?( in)?|adds?|creates?|ticks?|flips?)\b/i
 
 /** The files a sentence names, by their last path segment, lower case (`ROADMAP.md`, `package.json`). */
-const fileNames = (text: string) => [...text.matchAll(/[\w-]{1,80}\.(?:md|json|ya?ml|toml|ts|js|txt|csv|log)\b/gi)].map((match) => match[0].toLowerCase())
+// The planning files named bare, in capitals ("flips the ROADMAP entry"), are those files.
+const fileNames = (text: string) => [
+  ...[...text.matchAll(/[\w-]{1,80}\.(?:md|json|ya?ml|toml|ts|js|txt|csv|log)\b/gi)].map((match) => match[0].toLowerCase()),
+  ...[...text.matchAll(/\b(ROADMAP|STATE)\b(?!\.)/g)].map((match) => `${match[1].toLowerCase()}.md`)
+]
 
 /**
  * A task's name that puts its work where only a person is: on a physical
