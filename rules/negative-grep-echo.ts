@@ -80,7 +80,8 @@ export default defineRule({
           ...grepPatterns(view.slice(start, end), start),
           ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end && introducesOldCode(view, start, fence[0])),
           ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end).flatMap((fence) => markedOldCode(view, fence)),
-          ...unfencedOldCode(view, start, end)
+          ...unfencedOldCode(view, start, end),
+          ...oldCodeBeforeReplacement(view, start, end, fenced)
         ]
         return {task, files, untouched, start, end, excluded, destinations: namedDestinations(view, start, end, fenced, files)}
       })
@@ -470,6 +471,43 @@ function unfencedOldCode(view: string, from: number, to: number): Range[] {
     start = end + 1
   }
   if (block !== undefined && to > block.start) blocks.push([block.start, to])
+  return blocks
+}
+
+/** A line that introduces the new code for the old code right above it: "Replace with:", "Replace it with:", "becomes (…):", "Change to:". */
+const replacementLead = /^(?:\d+[.)]\s*|[-+]\s+)?(?:replace(?:\s+(?:it|this|them|that))?\s+with|(?:it\s+|this\s+)?becomes|change\s+(?:it\s+)?to)(?:\s*\([^)\n]{0,160}\))?\s*:/i
+
+/**
+ * Old code shown right above a line that introduces its replacement
+ * (`replacementLead`), blank lines between: the fence that ends there, the
+ * lines indented as code under the lead, or a line that is only code spans
+ * ("`orderBy('x')`" / "Change to: …"). It is
+ * what the edit takes out, as a "Before:" block is. A lead inside a fence is code, and leads nothing.
+ */
+function oldCodeBeforeReplacement(view: string, from: number, to: number, fenced: Range[]): Range[] {
+  const blocks: Range[] = []
+  let previous: Range | undefined
+  // The last run of non-blank lines before this line: where it starts, its shallowest indent, and whether a blank line ended it.
+  let run: {start: number; indent: number; closed: boolean} | undefined
+  for (let start = from; start < to; ) {
+    const end = Math.min(to, endOfLine(view, start))
+    const line = view.slice(start, end)
+    const fence = fenced[countUpTo(fenced, (range) => range[0], start) - 1]
+    const inFence = fence !== undefined && start < fence[1]
+    if (!inFence && previous !== undefined && replacementLead.test(introText(line))) {
+      const before = fenced[countUpTo(fenced, (range) => range[0], previous[0]) - 1]
+      if (before !== undefined && previous[0] < before[1] && before[0] >= from) blocks.push(before)
+      else if (run !== undefined && run.closed && run.indent >= indentOf(line) + 4) blocks.push([run.start, previous[1]])
+      else if (view.slice(...previous).includes('`') && /^(?:[-+]|\d+[.)])?$/.test(introText(view.slice(...previous)))) blocks.push(previous)
+    }
+    if (line.trim() === '') {
+      if (run !== undefined) run.closed = true
+    } else {
+      run = run === undefined || run.closed ? {start, indent: indentOf(line), closed: false} : {...run, indent: Math.min(run.indent, indentOf(line))}
+      previous = [start, end]
+    }
+    start = end + 1
+  }
   return blocks
 }
 

@@ -44,7 +44,14 @@ function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: n
     const reads =
       output !== undefined ? `${beside} \`${other.name}\`, whose \`${output}\` it reads` : plans.readsSummaryOf(node, other) ? `${beside} \`${other.name}\`, whose summary it reads` : undefined
     const shared = declared > implied && !coupled(plans, node, other) ? other.files?.find((file) => files.has(normalizePath(file))) : undefined
-    return [{plan: other, at, reads, edits: shared === undefined ? undefined : `beside \`${other.name}\`, which edits \`${shared}\` too`}]
+    // A plan of a later wave is beside it only once a read moves it on there: at `implied` it runs first, with nothing to order the two edits.
+    const edits =
+      shared === undefined
+        ? undefined
+        : at === implied
+          ? `beside \`${other.name}\`, which edits \`${shared}\` too`
+          : `and nothing orders it after \`${other.name}\`, which runs in wave ${at} and edits \`${shared}\` too`
+    return [{plan: other, at, reads, edits}]
   })
   // A plan it reads moves the landing wave on past its own wherever it is; one it edits only once the wave reaches it, so, in order of wave, one pass settles where it lands.
   let wave = implied
