@@ -679,21 +679,24 @@ function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPi
     })
   }
   const covered = (stage: string) => chain.guard !== undefined && remoteRefs(stage).every((ref) => chain.guard!.includes(ref))
-  // Judged on held-out plans, a `git` failing in the plan's own checkout was a remote risk; a missing remote ref or folder is not.
-  const reported = (stage: string) => !covered(stage) && (everyGit || gitFailure(stage.trimEnd()).elsewhere === true)
-  const hidden = pipelines.find((git) => swallowed.has(git) && reported(segment.slice(git.index, git.stageEnd)))
-  if (hidden) {
-    const stage = segment.slice(hidden.index, hidden.stageEnd).trimEnd()
-    const {command, failure} = gitFailure(stage)
+  // One R4 per segment, at its first reported `git`: each stage read once, for the decision and the message both.
+  for (const git of pipelines) {
+    if (!swallowed.has(git)) continue
+    const stage = segment.slice(git.index, git.stageEnd).trimEnd()
+    if (covered(stage)) continue
+    const {command, failure, elsewhere} = gitFailure(stage)
+    // Judged on held-out plans, a `git` failing in the plan's own checkout was a remote risk; a missing remote ref or folder is not.
+    if (!everyGit && elsewhere !== true) continue
     traps.push({
       trap: 'R4',
-      index: hidden.index,
+      index: git.index,
       length: stage.length,
       cause: `R4 ${stage.replace(/\s+/g, ' ')}`,
       message: `\`${command}\` before a pipe: ${failure}, \`git\` exits 128 and prints nothing, and the check passes, since a pipeline's status is its last command's; capture \`git\`'s status first`,
       severity: 'warning',
       gsd: /^git\s+[a-z]/.test(stage)
     })
+    break
   }
   if (/\bwc\b/.test(segment) && lineComparisons(segment).length > 0) {
     const wc = /\bwc\b/.exec(segment)!
