@@ -261,8 +261,13 @@ function forbidden(sentence: string, regexp: RegExp): boolean {
 }
 
 /** The files a maintainer's release commit touches (the release-please manifest and config, the changelog): editing them prepares the release. */
-const releaseFiles = new Set(['release-please-manifest.json', 'release-please-config.json', 'changelog.md'])
-const editsReleaseFiles = (text: string) => fileNames(text).length > 0 && fileNames(text).every((file) => releaseFiles.has(file))
+const releaseFiles: ReadonlySet<string> = new Set(['release-please-manifest.json', 'release-please-config.json', 'changelog.md'])
+
+/** Whether a text names files, and only files of `files` (`fileNames`): read once. */
+function namesOnly(text: string, files: ReadonlySet<string>): boolean {
+  const named = fileNames(text)
+  return named.length > 0 && named.every((file) => files.has(file))
+}
 
 /**
  * A line or sentence about what the agent does, not the person: "Claude runs
@@ -810,7 +815,6 @@ export default defineRule<Options>({
           .filter((sentence) => givesToAgent(sentence.text) && editsFile.test(sentence.text))
           .flatMap((sentence) => fileNames(sentence.text))
       )
-      const givenFiles = (text: string) => fileNames(text).length > 0 && fileNames(text).every((file) => agentFiles.has(file))
       const asks: Array<{range: Range; message: string}> = commands.map((command) => ({
         range: command.range,
         message:
@@ -841,7 +845,7 @@ export default defineRule<Options>({
           if (!alone && !(lead !== '' && candidate.regexp.test(withLead) && !candidate.regexp.test(leadRead))) return false
           const basis = alone ? asking : read
           if (inContext && !asksImperatively(basis, candidate.regexp)) return false
-          if (candidate.work === 'create or edit files' && (givenFiles(basis) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && editsReleaseFiles(basis)))) return false
+          if (candidate.work === 'create or edit files' && (namesOnly(basis, agentFiles) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(basis, releaseFiles)))) return false
           if (forbidden(basis, candidate.regexp)) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
