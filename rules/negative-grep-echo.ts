@@ -75,11 +75,12 @@ export default defineRule({
     const zones = tasks.flatMap(({task, files, untouched}) =>
       elementsNamed(task, 'action').map((action) => {
         const [start, end] = action.contentRange
+        const ownFences = fenced.filter((fence) => fence[0] >= start && fence[1] <= end)
         // A grep pasted into the action is a command to run, not text to write; a block shown as the code to replace is what goes.
         const excluded: Range[] = [
           ...grepPatterns(view.slice(start, end), start),
-          ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end && introducesOldCode(view, start, fence[0])),
-          ...fenced.filter((fence) => fence[0] >= start && fence[1] <= end).flatMap((fence) => markedOldCode(view, fence)),
+          ...ownFences.filter((fence) => introducesOldCode(view, start, fence[0])),
+          ...ownFences.flatMap((fence) => markedOldCode(view, fence)),
           ...unfencedOldCode(view, start, end),
           ...oldCodeBeforeReplacement(view, start, end, fenced)
         ]
