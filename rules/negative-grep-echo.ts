@@ -463,7 +463,7 @@ function unfencedOldCode(view: string, from: number, to: number): Range[] {
   for (let start = from; start < to; ) {
     const end = Math.min(to, endOfLine(view, start))
     const line = view.slice(start, end)
-    const indent = line.length - line.trimStart().length
+    const indent = indentOf(line)
     if (block !== undefined && (line.trim() === '' || /^\s*(?:`{3}|~{3})/.test(line) || (line.trimEnd().endsWith(':') && indent <= block.indent))) {
       if (start > block.start) blocks.push([block.start, start])
       block = undefined
@@ -550,7 +550,7 @@ function searchedFor(view: string, at: number, literal: string, from: number): b
 function sentenceLine(view: string, at: number, from: number, to: number): string {
   const start = Math.max(from, view.lastIndexOf('\n', at) + 1)
   const line = view.slice(start, Math.min(to, endOfLine(view, at)))
-  if (start <= from || /^\s*(?:[-*+]|\d+[.)])\s/.test(line)) return line
+  if (start <= from || listItem.test(line)) return line
   const previousStart = Math.max(from, view.lastIndexOf('\n', start - 2) + 1)
   const previous = view.slice(previousStart, start - 1)
   // A colon ends the sentence, unless it introduces the old text on this line ("Replace:" / "`X`").
