@@ -204,15 +204,20 @@ function filesLeftAlone(text: string): string[] {
   return named.map(normalizePath)
 }
 
+/** How a line that names a destination opens: a list marker, then bold. */
+const lineOpening = String.raw`^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?`
+/** The destination file as such a line names it, in group 1: quoted or bold, after "the file", with "(new)" after it. */
+const destinationFile = String.raw`(?:the\s+)?(?:file\s+)?[\x60'"]?([\w@~./()[\]-]+\.[A-Za-z][A-Za-z0-9]{0,5})[\x60'"]?(?:\*\*)?(?:\s*\(new(?: file)?\))?`
+
 /**
  * A line that names the one file its code goes to: "In `src/cli/main.ts`,
  * add:", "`test/load.test.ts`:", "Create `src/a.ts` (new):", "**Create
  * `src/a.tsx`** — the client button". Anchored at the line's start, so it is
  * tried once per line.
  */
-const namesDestination = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:(?:in|to|into|inside|create|update|edit|modify|open)\s+)?(?:the\s+)?(?:file\s+)?[`'"]?([\w@~./()[\]-]+\.[A-Za-z][A-Za-z0-9]{0,5})[`'"]?(?:\*\*)?(?:\s*\(new(?: file)?\))?(?:,[^:\n`]{0,60})?:/i
+const namesDestination = new RegExp(String.raw`${lineOpening}(?:(?:in|to|into|inside|create|update|edit|modify|open)\s+)?${destinationFile}(?:,[^:\n\x60]{0,60})?:`, 'i')
 /** The same after a verb, then a dash: "**Create `src/a.tsx`** — the client button", "Edit `a.ts` — append:". */
-const namesDestinationByDash = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:in|to|into|create|update|edit|modify|open)\s+(?:the\s+)?(?:file\s+)?[`'"]?([\w@~./()[\]-]+\.[A-Za-z][A-Za-z0-9]{0,5})[`'"]?(?:\*\*)?(?:\s*\(new(?: file)?\))?\s[—–](?=\s)/i
+const namesDestinationByDash = new RegExp(String.raw`${lineOpening}(?:in|to|into|create|update|edit|modify|open)\s+${destinationFile}\s[—–](?=\s)`, 'i')
 
 /**
  * The parts of an action written to a named file: the rest of a line that
