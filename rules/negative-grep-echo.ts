@@ -234,11 +234,13 @@ function namedDestinations(view: string, from: number, to: number, fenced: Range
     const named = namesDestination.exec(line) ?? namesDestinationByDash.exec(line)
     // "**In `cli.ts`:**": the emphasis that closes after the colon says nothing more.
     const rest = named ? line.slice(named[0].length).replace(/^[*_]{1,3}/, '') : ''
-    if (named && rest.trim() !== '') destinations.push({range: [start + named[0].length, end], file: ownPath(normalizePath(named[1]), files)})
+    const namedFile = named ? ownPath(normalizePath(named[1]), files) : undefined
+    const goesOn = namedFile !== undefined && rest.trim() !== ''
+    if (goesOn) destinations.push({range: [start + named![0].length, end], file: namedFile})
     // A line inside a fence is code, not a lead ("// In `a.ts`:" in a snippet).
     const inFence = fenced[countUpTo(fenced, (range) => range[0], start) - 1]
-    const leads = (named === null || rest.trim() === '' || leadEnds(line)) && (inFence === undefined || start >= inFence[1])
-    const file = !leads ? undefined : named ? ownPath(normalizePath(named[1]), files) : leadFile(line, files)
+    const leads = (!goesOn || leadEnds(line)) && (inFence === undefined || start >= inFence[1])
+    const file = !leads ? undefined : (namedFile ?? leadFile(line, files))
     const block = file === undefined ? undefined : leadBlock(view, start, end, to, fenced)
     if (file !== undefined && block !== undefined) destinations.push({range: block, file})
     start = end + 1
