@@ -185,11 +185,11 @@ export function isReleaseAct(words: string[], {registryOnly = false} = {}): bool
 const appLaunch =
   /\blaunch(es|ing)?\b|\b(open|start|run)\w*\b[^.\n`]{0,25}\b(desktop |gui |native )?(app|application|window|gui|program)\b|\b(lanza|abre|inicia|ejecuta)\w*\b[^.\n`]{0,20}\b(la )?(app|aplicaci[oó]n)\b|(启动|打开)[^。\n]{0,10}(应用|程序|客户端|窗口)/i
 
-/** What says the app is a server or a web page, which the executor starts before the checkpoint. */
-const servedApp = /\b(servers?|localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador|port|api|endpoint|webhook)\b|https?:\/\/|:\d{4,5}\b|服务|浏览器/i
-
 /** What sends the person to a page: a URL, `localhost`, a port number or a browser (a desktop app's own server or API is not one). */
 const visitedPage = /\b(localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador)\b|https?:\/\/|:\d{4,5}\b|\bport \d{2,5}\b|浏览器/i
+
+/** What says the app is a server or a web page, which the executor starts before the checkpoint: a page the person is sent to, or a server's words. */
+const servedApp = new RegExp(String.raw`${visitedPage.source}|\b(?:servers?|port|api|endpoint|webhook)\b|服务`, 'i')
 
 /** `flutter run` on a desktop device, which opens the app's window (`flutter run -d macos`). */
 const flutterDesktop = /\bflutter run\b[^&|;\n]{0,60}?(?:-d|--device-id)[ =](?:macos|windows|linux)\b/
