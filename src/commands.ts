@@ -205,12 +205,11 @@ const runsDesktopShell = ({words, text}: CommandAsk) => words.some((word) => /^(
  * A command that builds, tests or installs (`cmake --build … && ./app`,
  * `xcodebuild build`), which the executor runs before the checkpoint, or that
  * starts a dev server (`npm run dev`, `nx serve web`, `npm start`), unless it
- * runs a desktop shell (`npm run tauri dev`, `electron .`).
+ * runs a desktop shell (`shell`: `npm run tauri dev`, `electron .`).
  */
-function buildsOrServes(command: CommandAsk): boolean {
-  const {words, text} = command
+function buildsOrServes({words, text}: CommandAsk, shell: boolean): boolean {
   if (/\b(build|compile|test|install|migrate|seed)\b/i.test(text)) return true
-  return !runsDesktopShell(command) && words.slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
+  return !shell && words.slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
 }
 
 /**
@@ -222,13 +221,13 @@ function buildsOrServes(command: CommandAsk): boolean {
  * and the build before the launch, are still the executor's.
  */
 export function launchesDesktopApp(command: CommandAsk, taskText: string, lines = new LineTests()): boolean {
-  if (buildsOrServes(command)) return false
+  const shell = runsDesktopShell(command)
+  if (buildsOrServes(command, shell)) return false
   // The command stands on the context's last line; a fenced one has the prose line before the fence over it.
   const lineStart = lines.lastLineStart(command.context)
   const lead = lineStart === 0 ? '' : command.context.slice(0, lineStart - 1)
   const line = lineStart === 0 ? command.context : command.context.slice(lineStart)
   const lineCommand = {...command, context: line, at: command.at - lineStart}
-  const shell = runsDesktopShell(command)
   if (!(shell || lines.testWithout(appLaunch, lineCommand) || lines.test(appLaunch, lead))) return false
   // A desktop shell opens a window whatever servers or APIs the app talks to: only a page the person is sent to makes it a web app's launch.
   const served = shell ? visitedPage : servedApp
