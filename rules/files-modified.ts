@@ -68,6 +68,8 @@ interface EditPlaces {
   edits: Places
   writes: Places
   failures: Places
+  /** The line with its code spans blanked, as the edit words were read in it. */
+  prose: string
 }
 
 function places(matches: Iterable<RegExpMatchArray>, length: (match: RegExpMatchArray) => number): Places {
@@ -79,16 +81,22 @@ function places(matches: Iterable<RegExpMatchArray>, length: (match: RegExpMatch
   return found
 }
 
+/** A line with its code spans (`` `a.test.ts` ``) turned into spaces of the same length, so offsets into it stay exact. */
+function blankCodeSpans(line: string): string {
+  return line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
+}
+
 function editPlaces(line: string): EditPlaces {
   // Code quoted in the line (`export const VERSION`) is what a check looks for, not an edit.
-  const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
+  const prose = blankCodeSpans(line)
   const undenied = [...prose.matchAll(editWord)].filter(
     (match) => !denial.test(prose.slice(Math.max(0, match.index - 60), match.index)) && !fixWhatFails.test(prose.slice(match.index, match.index + 80))
   )
   return {
     edits: places(undenied, (match) => match[0].length),
     writes: places(blankTags(line).matchAll(shellWrite), (match) => match[0].length),
-    failures: places(line.matchAll(onFailure), (match) => match[0].length + match[1].length)
+    failures: places(line.matchAll(onFailure), (match) => match[0].length + match[1].length),
+    prose
   }
 }
 
@@ -315,7 +323,7 @@ const needsNothing =
  * it, so a line of many mentions costs its length.
  */
 function leftAsIsIn(line: string, edits: EditPlaces): (from: number, to: number) => boolean {
-  const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
+  const prose = edits.prose
   const ends = [...prose.matchAll(/[.;!?](?=\s|$)/g)].map((match) => match.index)
   const said = places(prose.matchAll(needsNothing), (match) => match[0].length)
   if (said.starts.length === 0) return () => false
@@ -370,8 +378,8 @@ const testWord = /(?<![\w./-])(?:tests?|specs?|assertions?|testes|pruebas?|æµ‹è¯
 function asksForTests(lines: string[]): boolean {
   return lines.some((line) => {
     // Code quoted in the line (`npx vitest run a.test.ts`) is the run, not words for tests.
-    const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
-    return editPlaces(line).edits.ends.some((end) => testWord.test(prose.slice(end, end + 40).split(/[.;:]/, 1)[0]))
+    const {edits, prose} = editPlaces(line)
+    return edits.ends.some((end) => testWord.test(prose.slice(end, end + 40).split(/[.;:]/, 1)[0]))
   })
 }
 
