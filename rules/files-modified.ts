@@ -186,6 +186,11 @@ function outputFolderOf(path: string): string | undefined {
 /** A test file: `a.test.ts`, `a_test.go`, `test_a.py`, `tests/…`. */
 const testFile = /(?:^|[/._-])(?:tests?|spec|__tests__)(?:[/._-]|$)/
 
+/** A character of a path as a line writes it. */
+const pathChar = /[\w./@~-]/
+/** What cannot be in a folder name in brackets: white space, quotes, slashes and other brackets. */
+const notInBrackets = /[\s`'"/\\()[\]]/
+
 /**
  * Where the path holding a file name that starts at `at` starts, read back no further than `floor`: path characters,
  * and folders in brackets as `<files>` reads them, a Next.js route group or intercepting route (`(dashboard)/`,
@@ -196,7 +201,7 @@ function pathStart(line: string, at: number, floor: number): number {
   let from = at
   while (from > floor) {
     const char = line[from - 1]
-    if (/[\w./@~-]/.test(char)) from--
+    if (pathChar.test(char)) from--
     else if (char === ')' || char === ']') {
       const open = bracketOpen(line, from - 1, floor)
       if (open === -1) break
@@ -216,7 +221,7 @@ function bracketOpen(line: string, close: number, floor: number): number {
     // `[[...slug]]` closes twice, and opens twice.
     else if (char === opening) {
       if (--depth === 0) return close - index > 1 ? index : -1
-    } else if (/[\s`'"/\\()[\]]/.test(char)) return -1
+    } else if (notInBrackets.test(char)) return -1
   }
   return -1
 }
