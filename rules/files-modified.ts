@@ -440,6 +440,9 @@ function readList(list: PathEntry[], entry: PathEntry): boolean {
   })
 }
 
+/** The keys that declare what a plan writes: GSD keeps same-wave plans apart by `files_modified` + `files_deleted`; some trees list new files under `files_created`. */
+const declaringKeys: readonly string[] = ['files_modified', 'files_deleted', 'files_created']
+
 export default defineRule<Options>({
   id: 'files-modified',
   description: "Every path in a task's `<files>` is in `files_modified` (and, optionally, the other way round).",
@@ -450,11 +453,10 @@ export default defineRule<Options>({
     const frontmatter = document.frontmatter
     if (!frontmatter?.entries.has('files_modified')) return
     // What a list YAML could not read declares is unknown: frontmatter-schema reports the error.
-    if (['files_modified', 'files_deleted', 'files_created'].some((key) => yamlErrorIn(frontmatter, key))) return
+    if (declaringKeys.some((key) => yamlErrorIn(frontmatter, key))) return
     // Planning artifacts (`.planning/…/01-02-SUMMARY.md`) belong to one plan; no parallel plan edits them.
     const source = (entry: {path: string}) => !/^(\.\/)?\.planning\//.test(entry.path)
-    // GSD keeps same-wave plans apart by `files_modified` + `files_deleted`; some trees list new files under `files_created`.
-    const declared = ['files_modified', 'files_deleted', 'files_created'].flatMap((key) => filesModified(document, key)).filter(source)
+    const declared = declaringKeys.flatMap((key) => filesModified(document, key)).filter(source)
     const named = taskPaths(document, 'files').filter(source)
     // Files the plan declares it only reads (`files_referenced_readonly: [...]`) are unwritten by its author's word.
     const declaredRead = [...frontmatter.entries.keys()].filter(listsReadFiles).flatMap((key) => filesModified(document, key))
