@@ -200,14 +200,20 @@ function writes(written: Written, file: string): boolean {
 /** A word of an edit by hand: a file copied in and then changed is written. */
 const handEdit = /\b(?:edit|modify|update|add|append|change|set|extend|patch|replace|rewrite|implement|insert|fill|customi[sz]e|adjust|configure|tweak|remove|delete)(?:s|es|d|ed|ing)?\b/i
 
-/** The commands of an action's line: its `&&`/`||` parts, cut at `;`, `|` and backticks. */
-function commandsOf(document: PlanDocument, action: Element): Array<{line: number; command: string}> {
-  const text = shellView(contentOf(document, action))
+/** The commands of an action's lines (its text as `shellView` gives it): its `&&`/`||` parts, cut at `;`, `|` and backticks. */
+function commandsOf(text: string): Array<{line: number; command: string}> {
   const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((match) => match.index + 1)]
   return shellSegments(text).flatMap((segment) => {
     const line = firstAtLeast(lineStarts, segment.start + 1) - 1
     return segment.text.split(/[;|`]/).map((command) => ({line, command: command.trim()}))
   })
+}
+
+/** Adds `value` to the list `key` holds in `map`, starting the list if there is none. */
+function pushTo<Value>(map: Map<string, Value[]>, key: string, value: Value): void {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
 }
 
 /**
@@ -220,19 +226,18 @@ function commandWritten(document: PlanDocument, files: string[]): Set<string> {
   const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1)
   for (const task of document.tasks) {
     for (const action of elementsNamed(task, 'action')) {
+      const text = shellView(contentOf(document, action))
       const writesByName = new Map<string, Array<{line: number; written: Written}>>()
-      for (const {line, command} of commandsOf(document, action)) {
+      for (const {line, command} of commandsOf(text)) {
         for (const written of writtenBy(command)) {
-          for (const name of new Set([baseOf(normalizePath(written.dest)), ...written.sources.map(baseOf)])) {
-            writesByName.set(name, [...(writesByName.get(name) ?? []), {line, written}])
-          }
+          for (const name of new Set([baseOf(normalizePath(written.dest)), ...written.sources.map(baseOf)])) pushTo(writesByName, name, {line, written})
         }
       }
       if (writesByName.size === 0) continue
       const editsByName = new Map<string, number[]>()
-      for (const [index, line] of shellView(contentOf(document, action)).split('\n').entries()) {
+      for (const [index, line] of text.split('\n').entries()) {
         if (!handEdit.test(line)) continue
-        for (const name of new Set(namesIn(line))) editsByName.set(name, [...(editsByName.get(name) ?? []), index])
+        for (const name of new Set(namesIn(line))) pushTo(editsByName, name, index)
       }
       for (const file of files) {
         const base = baseOf(file)
