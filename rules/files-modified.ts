@@ -329,9 +329,9 @@ const needsNothing =
  */
 function leftAsIsIn(line: string, edits: EditPlaces): (from: number, to: number) => boolean {
   const prose = edits.prose
-  const ends = [...prose.matchAll(/[.;!?](?=\s|$)/g)].map((match) => match.index)
   const said = places(prose.matchAll(needsNothing), (match) => match[0].length)
   if (said.starts.length === 0) return () => false
+  const ends = [...prose.matchAll(/[.;!?](?=\s|$)/g)].map((match) => match.index)
   /** The said span holding `at`, if any: the last one starting at or before it. */
   const inSaid = (at: number) => {
     const index = firstAtLeast(said.starts, at + 1) - 1
