@@ -68,6 +68,8 @@ interface EditPlaces {
   edits: Places
   writes: Places
   failures: Places
+  /** The line with its code spans blanked, as the edit words were read in it. */
+  prose: string
 }
 
 function places(matches: Iterable<RegExpMatchArray>, length: (match: RegExpMatchArray) => number): Places {
@@ -79,16 +81,22 @@ function places(matches: Iterable<RegExpMatchArray>, length: (match: RegExpMatch
   return found
 }
 
+/** A line with its code spans (`` `a.test.ts` ``) turned into spaces of the same length, so offsets into it stay exact. */
+function blankCodeSpans(line: string): string {
+  return line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
+}
+
 function editPlaces(line: string): EditPlaces {
   // Code quoted in the line (`export const VERSION`) is what a check looks for, not an edit.
-  const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
+  const prose = blankCodeSpans(line)
   const undenied = [...prose.matchAll(editWord)].filter(
     (match) => !denial.test(prose.slice(Math.max(0, match.index - 60), match.index)) && !fixWhatFails.test(prose.slice(match.index, match.index + 80))
   )
   return {
     edits: places(undenied, (match) => match[0].length),
     writes: places(blankTags(line).matchAll(shellWrite), (match) => match[0].length),
-    failures: places(line.matchAll(onFailure), (match) => match[0].length + match[1].length)
+    failures: places(line.matchAll(onFailure), (match) => match[0].length + match[1].length),
+    prose
   }
 }
 
@@ -178,6 +186,11 @@ function outputFolderOf(path: string): string | undefined {
 /** A test file: `a.test.ts`, `a_test.go`, `test_a.py`, `tests/…`. */
 const testFile = /(?:^|[/._-])(?:tests?|spec|__tests__)(?:[/._-]|$)/
 
+/** A character of a path as a line writes it. */
+const pathChar = /[\w./@~-]/
+/** What cannot be in a folder name in brackets: white space, quotes, slashes and other brackets. */
+const notInBrackets = /[\s`'"/\\()[\]]/
+
 /**
  * Where the path holding a file name that starts at `at` starts, read back no further than `floor`: path characters,
  * and folders in brackets as `<files>` reads them, a Next.js route group or intercepting route (`(dashboard)/`,
@@ -188,7 +201,7 @@ function pathStart(line: string, at: number, floor: number): number {
   let from = at
   while (from > floor) {
     const char = line[from - 1]
-    if (/[\w./@~-]/.test(char)) from--
+    if (pathChar.test(char)) from--
     else if (char === ')' || char === ']') {
       const open = bracketOpen(line, from - 1, floor)
       if (open === -1) break
@@ -208,7 +221,7 @@ function bracketOpen(line: string, close: number, floor: number): number {
     // `[[...slug]]` closes twice, and opens twice.
     else if (char === opening) {
       if (--depth === 0) return close - index > 1 ? index : -1
-    } else if (/[\s`'"/\\()[\]]/.test(char)) return -1
+    } else if (notInBrackets.test(char)) return -1
   }
   return -1
 }
@@ -315,10 +328,10 @@ const needsNothing =
  * it, so a line of many mentions costs its length.
  */
 function leftAsIsIn(line: string, edits: EditPlaces): (from: number, to: number) => boolean {
-  const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
-  const ends = [...prose.matchAll(/[.;!?](?=\s|$)/g)].map((match) => match.index)
+  const prose = edits.prose
   const said = places(prose.matchAll(needsNothing), (match) => match[0].length)
   if (said.starts.length === 0) return () => false
+  const ends = [...prose.matchAll(/[.;!?](?=\s|$)/g)].map((match) => match.index)
   /** The said span holding `at`, if any: the last one starting at or before it. */
   const inSaid = (at: number) => {
     const index = firstAtLeast(said.starts, at + 1) - 1
@@ -370,8 +383,8 @@ const testWord = /(?<![\w./-])(?:tests?|specs?|assertions?|testes|pruebas?|测�
 function asksForTests(lines: string[]): boolean {
   return lines.some((line) => {
     // Code quoted in the line (`npx vitest run a.test.ts`) is the run, not words for tests.
-    const prose = line.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
-    return editPlaces(line).edits.ends.some((end) => testWord.test(prose.slice(end, end + 40).split(/[.;:]/, 1)[0]))
+    const {edits, prose} = editPlaces(line)
+    return edits.ends.some((end) => testWord.test(prose.slice(end, end + 40).split(/[.;:]/, 1)[0]))
   })
 }
 
@@ -427,6 +440,9 @@ function readList(list: PathEntry[], entry: PathEntry): boolean {
   })
 }
 
+/** The keys that declare what a plan writes: GSD keeps same-wave plans apart by `files_modified` + `files_deleted`; some trees list new files under `files_created`. */
+const declaringKeys: readonly string[] = ['files_modified', 'files_deleted', 'files_created']
+
 export default defineRule<Options>({
   id: 'files-modified',
   description: "Every path in a task's `<files>` is in `files_modified` (and, optionally, the other way round).",
@@ -437,11 +453,10 @@ export default defineRule<Options>({
     const frontmatter = document.frontmatter
     if (!frontmatter?.entries.has('files_modified')) return
     // What a list YAML could not read declares is unknown: frontmatter-schema reports the error.
-    if (['files_modified', 'files_deleted', 'files_created'].some((key) => yamlErrorIn(frontmatter, key))) return
+    if (declaringKeys.some((key) => yamlErrorIn(frontmatter, key))) return
     // Planning artifacts (`.planning/…/01-02-SUMMARY.md`) belong to one plan; no parallel plan edits them.
     const source = (entry: {path: string}) => !/^(\.\/)?\.planning\//.test(entry.path)
-    // GSD keeps same-wave plans apart by `files_modified` + `files_deleted`; some trees list new files under `files_created`.
-    const declared = ['files_modified', 'files_deleted', 'files_created'].flatMap((key) => filesModified(document, key)).filter(source)
+    const declared = declaringKeys.flatMap((key) => filesModified(document, key)).filter(source)
     const named = taskPaths(document, 'files').filter(source)
     // Files the plan declares it only reads (`files_referenced_readonly: [...]`) are unwritten by its author's word.
     const declaredRead = [...frontmatter.entries.keys()].filter(listsReadFiles).flatMap((key) => filesModified(document, key))

@@ -200,14 +200,20 @@ function writes(written: Written, file: string): boolean {
 /** A word of an edit by hand: a file copied in and then changed is written. */
 const handEdit = /\b(?:edit|modify|update|add|append|change|set|extend|patch|replace|rewrite|implement|insert|fill|customi[sz]e|adjust|configure|tweak|remove|delete)(?:s|es|d|ed|ing)?\b/i
 
-/** The commands of an action's line: its `&&`/`||` parts, cut at `;`, `|` and backticks. */
-function commandsOf(document: PlanDocument, action: Element): Array<{line: number; command: string}> {
-  const text = shellView(contentOf(document, action))
+/** The commands of an action's lines (its text as `shellView` gives it): its `&&`/`||` parts, cut at `;`, `|` and backticks. */
+function commandsOf(text: string): Array<{line: number; command: string}> {
   const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((match) => match.index + 1)]
   return shellSegments(text).flatMap((segment) => {
     const line = firstAtLeast(lineStarts, segment.start + 1) - 1
     return segment.text.split(/[;|`]/).map((command) => ({line, command: command.trim()}))
   })
+}
+
+/** Adds `value` to the list `key` holds in `map`, starting the list if there is none. */
+function pushTo<Value>(map: Map<string, Value[]>, key: string, value: Value): void {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
 }
 
 /**
@@ -220,19 +226,18 @@ function commandWritten(document: PlanDocument, files: string[]): Set<string> {
   const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1)
   for (const task of document.tasks) {
     for (const action of elementsNamed(task, 'action')) {
+      const text = shellView(contentOf(document, action))
       const writesByName = new Map<string, Array<{line: number; written: Written}>>()
-      for (const {line, command} of commandsOf(document, action)) {
+      for (const {line, command} of commandsOf(text)) {
         for (const written of writtenBy(command)) {
-          for (const name of new Set([baseOf(normalizePath(written.dest)), ...written.sources.map(baseOf)])) {
-            writesByName.set(name, [...(writesByName.get(name) ?? []), {line, written}])
-          }
+          for (const name of new Set([baseOf(normalizePath(written.dest)), ...written.sources.map(baseOf)])) pushTo(writesByName, name, {line, written})
         }
       }
       if (writesByName.size === 0) continue
       const editsByName = new Map<string, number[]>()
-      for (const [index, line] of shellView(contentOf(document, action)).split('\n').entries()) {
+      for (const [index, line] of text.split('\n').entries()) {
         if (!handEdit.test(line)) continue
-        for (const name of new Set(namesIn(line))) editsByName.set(name, [...(editsByName.get(name) ?? []), index])
+        for (const name of new Set(namesIn(line))) pushTo(editsByName, name, index)
       }
       for (const file of files) {
         const base = baseOf(file)
@@ -245,20 +250,23 @@ function commandWritten(document: PlanDocument, files: string[]): Set<string> {
 }
 
 /**
- * The files a plan modifies: its `files_modified`, else the `<files>` of its tasks, each path once, but lockfiles,
- * fixtures, generated files, package markers and the files its actions copy in or have a tool write.
+ * Whether a plan modifies more files than its limits, with the count and where to say it. The files it modifies:
+ * its `files_modified`, else the `<files>` of its tasks, each path once, but lockfiles, fixtures, generated files,
+ * package markers and the files its actions copy in or have a tool write.
  */
-function filesOf(document: PlanDocument): {count: number; range: Range | undefined} {
+function filesOver(document: PlanDocument, options: Options): {count: number; range: Range; excess: Excess} | undefined {
   const listed = filesModified(document)
   const entries = listed.length > 0 ? listed : taskPaths(document, 'files')
+  const range = listed.length > 0 ? document.frontmatter?.entries.get('files_modified')?.keyRange : entries[0]?.range
   const files = [...new Set(entries.map((entry) => normalizePath(entry.path)))].filter((file) => !notWrittenCode.test(file))
+  // What is left out below only lowers the count: a plan within the limits already is not read for markers and commands.
+  if (!range || !fileFinding(files.length, options)) return undefined
   const markers = markersOf(files, document.text.split('\n'))
   const distinct = files.filter((file) => !markers.has(file))
   const byCommand = commandWritten(document, distinct)
-  return {
-    count: distinct.filter((file) => !byCommand.has(file)).length,
-    range: listed.length > 0 ? document.frontmatter?.entries.get('files_modified')?.keyRange : entries[0]?.range
-  }
+  const count = distinct.filter((file) => !byCommand.has(file)).length
+  const excess = fileFinding(count, options)
+  return excess && {count, range, excess}
 }
 
 interface Excess {
@@ -336,19 +344,18 @@ export default defineRule<Options>({
       })
     }
     const overTasks = taskFinding(tasks, options, aside ? ` ${aside}` : '')
-    const files = filesOf(document)
-    const overFiles = files.range ? fileFinding(files.count, options) : undefined
-    if (overTasks && overFiles) {
+    const files = filesOver(document, options)
+    if (overTasks && files) {
       // One cause (the plan's scope), one message: at `files_modified`, with the higher severity.
       const taskOver = tasks[overTasks.index]
       report({
-        message: `This plan has ${tasks.length} tasks${aside ? ` ${aside}` : ''} (${overTasks.limit}) and modifies ${files.count} files (${overFiles.limit}): split it into plans of ${target(options)} or fewer tasks that each touch fewer files; task ${overTasks.index + 1} is on line ${lineOf(document, taskOver[0])}`,
-        range: files.range!,
-        ...(overTasks.severity && overFiles.severity ? {severity: overTasks.severity} : {})
+        message: `This plan has ${tasks.length} tasks${aside ? ` ${aside}` : ''} (${overTasks.limit}) and modifies ${files.count} files (${files.excess.limit}): split it into plans of ${target(options)} or fewer tasks that each touch fewer files; task ${overTasks.index + 1} is on line ${lineOf(document, taskOver[0])}`,
+        range: files.range,
+        ...(overTasks.severity && files.excess.severity ? {severity: overTasks.severity} : {})
       })
       return
     }
     if (overTasks) report({message: overTasks.message, range: tasks[overTasks.index], severity: overTasks.severity})
-    if (overFiles) report({message: overFiles.message, range: files.range!, severity: overFiles.severity})
+    if (files) report({message: files.excess.message, range: files.range, severity: files.excess.severity})
   }
 })

@@ -202,11 +202,10 @@ export default defineRule({
       }
     }
     const trackerIds = new Map<string, Element>()
-    const green = greenTasks(document)
-    const withoutBehavior = document.tasks.filter(
-      (task) =>
-        attribute(task, 'tdd')?.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task) && !green.has(task) && !writesTestsOnly(document, task) && !followsTestsOf(document, task)
-    )
+    const testFirst = document.tasks.filter((task) => attribute(task, 'tdd')?.value?.trim().toLowerCase() === 'true' && !child(task, 'behavior') && !isCheckpoint(task))
+    // The GREEN halves are read from every task's text and files: only a plan with a test-first task lacking `<behavior>` asks.
+    const green = testFirst.length > 0 ? greenTasks(document) : new Set<Element>()
+    const withoutBehavior = testFirst.filter((task) => !green.has(task) && !writesTestsOnly(document, task) && !followsTestsOf(document, task))
     // The test-first tasks of one plan that lack `<behavior>` have one cause (the author's template): one message, at the first; those that list their tests in `<action>` another, told where the lists are.
     const lists = new Map(withoutBehavior.map((task) => [task, actionTestList(document, task)]))
     const listed = withoutBehavior.filter((task) => lists.get(task) !== undefined)
