@@ -36,24 +36,28 @@ function nearMissOf(source: string, markers: readonly string[]): {marker: string
  * of one: the marker's text, in any case and spacing, with no letter before
  * it on its line (`## `, `> ## `, `**`, a setext heading's first line). Only
  * then are the headings read, which costs a CommonMark scan of the file.
- * Linear, one pass: a marker that starts with a letter can only stand at
- * the first letter of a line, so each line is read up to its first letter and
- * the markers that start with that letter are tried there. The text is
- * lower-cased once and read in place: a run of spaces and tabs counts as one
- * space, and `\r\n` or a lone `\r` ends a line.
+ * Linear, one pass: a marker can only stand where its first letter is the
+ * first letter of a line, so each line is read up to its first letter and
+ * the markers whose first letter that is are tried there, what stands before
+ * that letter in the marker (`⚠ `) read back from it. The text is lower-cased
+ * once and read in place: a run of spaces and tabs counts as one space, and
+ * `\r\n` or a lone `\r` ends a line.
  */
 function mayHoldMarker(text: string, markers: readonly string[]): boolean {
   const lowered = text.toLowerCase()
-  const byFirstLetter = new Map<string, string[][]>()
+  const byFirstLetter = new Map<string, Array<{before: string[]; words: string[]}>>()
   for (const marker of markers) {
     const needle = marker.toLowerCase()
-    const words = needle.split(' ')
-    // A marker with other white space, spaces that a run in the text never reads as (two in a row, one at an end), or no letter first: searched for alone.
-    if (/[^\S ]/.test(needle) || words.includes('') || !/^\p{L}/u.test(needle)) {
+    const letterAt = needle.search(/\p{L}/u)
+    // A marker with other white space, spaces that a run in the text never reads as (two in a row, one at an end), or no letter: searched for alone.
+    if (/[^\S ]/.test(needle) || needle.split(' ').includes('') || letterAt === -1) {
       if (holdsFolded(lowered, needle)) return true
       continue
     }
-    byFirstLetter.set(needle[0], [...(byFirstLetter.get(needle[0]) ?? []), words])
+    const anchored = {before: needle.slice(0, letterAt).split(' '), words: needle.slice(letterAt).split(' ')}
+    const known = byFirstLetter.get(needle[letterAt])
+    if (known) known.push(anchored)
+    else byFirstLetter.set(needle[letterAt], [anchored])
   }
   if (byFirstLetter.size === 0) return false
   const letter = /\p{L}/gu
@@ -62,7 +66,7 @@ function mayHoldMarker(text: string, markers: readonly string[]): boolean {
     letter.lastIndex = from
     const first = letter.exec(lowered)
     if (!first) return false
-    if (byFirstLetter.get(lowered[first.index])?.some((words) => wordsFollow(lowered, words, first.index))) return true
+    if (byFirstLetter.get(lowered[first.index])?.some(({before, words}) => wordsFollow(lowered, words, first.index) && wordsPrecede(lowered, before, first.index))) return true
     lineBreak.lastIndex = first.index
     if (!lineBreak.test(lowered)) return false
     from = lineBreak.lastIndex
@@ -82,6 +86,21 @@ function wordsFollow(text: string, words: readonly string[], at: number): boolea
     while (end < text.length && spaceInLine.test(text[end])) end++
     if (!text.startsWith(words[index], end)) return false
     end += words[index].length
+  }
+  return true
+}
+
+/** Whether `words` stand one after the other, each pair parted by a run of `spaceInLine`, the last ending at `at` (`wordsFollow` read back). */
+function wordsPrecede(text: string, words: readonly string[], at: number): boolean {
+  let start = at
+  for (let index = words.length - 1; index >= 0; index--) {
+    if (index < words.length - 1) {
+      if (start === 0 || !spaceInLine.test(text[start - 1])) return false
+      while (start > 0 && spaceInLine.test(text[start - 1])) start--
+    }
+    const word = words[index]
+    if (start < word.length || !text.startsWith(word, start - word.length)) return false
+    start -= word.length
   }
   return true
 }

@@ -290,7 +290,8 @@ export class LintSession {
     // Re-checking the other open documents of a tree hands in their texts unchanged: the graphs built still hold.
     if (open?.text === text) return false
     const frontmatter = parseFrontmatter(text)
-    const node = this.textNode(absolute, text, frontmatter)
+    // Read here, not through `textNodes`: `openDocuments` keeps this text's node, and an open text there would only push out the texts a fix run asks of again.
+    const node = planNodeFromText(absolute, text, frontmatter)
     // An edit outside the frontmatter (a task's body, typing) changes no graph fact: the graph built, and all it resolved, still holds.
     const graph = this.trees.get(this.planningRootOf(absolute))?.graph
     const known = open ? open.node : graph?.byPath.get(absolute)

@@ -89,7 +89,7 @@ export function pathsNamedIn(text: string, bodyStart: number): {pathsNamed?: str
         // A list marker (`-`, `1.`) is no word of the sentence.
         if (startsWithAsciiLetter(lower) || /\p{L}/u.test(lower)) words++
         // `don't` is two words here: the `'` ends a word.
-        if (negators.has(lower) || (lower === 't' && text[start - 1] === "'" && text[start - 2] === 'n') || (lower.endsWith('’t') && lower.endsWith('n’t'))) sinceNegator = 0
+        if (negators.has(lower) || (lower === 't' && text[start - 1] === "'" && text[start - 2] === 'n') || lower.endsWith('n’t')) sinceNegator = 0
         else if (readCues.has(lower) || (lower === 'from' && words === 1)) read = true
         else {
           sinceNegator++
