@@ -71,6 +71,9 @@ function taskCount(document: PlanDocument, tasks: readonly Element[]): string {
   return tasks.length < 2 ? '' : ` (${tasks.length} tasks: ${places(document, tasks, tasks[0])})`
 }
 
+/** The kinds of checkpoint GSD documents. */
+const documentedKinds: readonly string[] = taskTypes.filter((type) => type.startsWith('checkpoint:'))
+
 /** A bare `checkpoint` meant a checkpoint too, and `manual` or `human` a person's task: the checkpoints are offered first. */
 function isCheckpointLike(value: string): boolean {
   return value.toLowerCase().startsWith('checkpoint') || personTypes.test(value.trim())
@@ -94,8 +97,9 @@ export default defineRule<Options>({
     if (inForeignTaskFormat(document)) return
     // One wrong or missing type on several tasks is one choice of the author: one message per file, at the first.
     const untyped: Element[] = []
-    const slips = new Map<string, {meant: string; tasks: Element[]}>()
-    const unknown = new Map<string, Array<{task: Element; asked?: {kind: string; reason: string}}>>()
+    // Each task with the range of its type's value.
+    const slips = new Map<string, {meant: string; tasks: Element[]; ranges: Range[]}>()
+    const unknown = new Map<string, Array<{task: Element; range: Range; asked?: {kind: string; reason: string}}>>()
     for (const task of document.tasks) {
       const type = attribute(task, 'type')
       if (!type) {
@@ -104,17 +108,19 @@ export default defineRule<Options>({
       }
       const value = type.value ?? ''
       if (types.includes(value)) continue
+      const range = type.valueRange ?? type.range
       const meant = value.trim() === '' ? undefined : typeMeant(value, types)
       if (meant) {
-        const slip = slips.get(value) ?? {meant, tasks: []}
+        const slip = slips.get(value) ?? {meant, tasks: [], ranges: []}
         slips.set(value, slip)
         slip.tasks.push(task)
+        slip.ranges.push(range)
         continue
       }
       const asked = isCheckpointLike(value) ? kindAskedFor(document, task) : undefined
       const tasks = unknown.get(value) ?? []
       unknown.set(value, tasks)
-      tasks.push({task, asked})
+      tasks.push({task, range, asked})
     }
     // Reported in the order of the text.
     const findings: Finding[] = []
@@ -130,25 +136,18 @@ export default defineRule<Options>({
         severity: 'warning'
       })
     }
-    for (const [value, {meant, tasks}] of slips) {
-      const ranges = tasks.map((task) => {
-        const type = attribute(task, 'type')!
-        return type.valueRange ?? type.range
-      })
+    for (const [value, {meant, tasks, ranges}] of slips) {
       findings.push({
         message: `Task type \`${value}\`${taskCount(document, tasks)} is a slip for \`${meant}\`; write \`${meant}\``,
         range: ranges[0],
         fix: joinedEdit(document, ranges.map((range) => ({range, text: meant})))
       })
     }
-    const documentedKinds = taskTypes.filter((type) => type.startsWith('checkpoint:'))
     for (const [value, tasks] of unknown) {
-      const type = attribute(tasks[0].task, 'type')!
-      const range = type.valueRange ?? type.range
+      const [{range, asked}] = tasks
       const where = taskCount(document, tasks.map(({task}) => task))
       // The executor finds checkpoints with `grep -n "type=\"checkpoint"`: any value it matches stops the run.
       const checkpoint = value.startsWith('checkpoint')
-      const [{asked}] = tasks
       const kinds = [...new Set(tasks.map((each) => each.asked?.kind))]
       const kindOf = (kind: string | undefined) => places(document, tasks.filter((each) => each.asked?.kind === kind).map(({task}) => task), tasks[0].task)
       // Tasks that would take different kinds: the kind of each, those that ask for none last.

@@ -104,17 +104,26 @@ function makesYamlComment(document: PlanDocument, frontmatter: Frontmatter, edit
 
 /** Why an edit may not be applied to the document, or `undefined` when it is safe. */
 export function unsafeEditReason(document: PlanDocument, edit: Edit): string | undefined {
+  return unsafeReason(document, edit, edit.text)
+}
+
+/**
+ * `unsafeEditReason`, with the code fences and line breaks of the edit's text
+ * read in `unread` only: the part of it not read before, after the open end
+ * of the part that was (`openEnd`).
+ */
+function unsafeReason(document: PlanDocument, edit: Edit, unread: string): string | undefined {
   const {text} = document
   const [start, end] = edit.range
   if (start < 0 || end < start || end > text.length) return 'its range lies outside the file'
   if (touchesCode(document, edit.range)) {
     return 'it would change a code block'
   }
-  if (/(^|\n)[ \t]*(```|~~~)/.test(edit.text)) return 'it would open or close a code block'
+  if (/(^|\n)[ \t]*(```|~~~)/.test(unread)) return 'it would open or close a code block'
   const splitsLineBreak = (offset: number) => text[offset - 1] === '\r' && text[offset] === '\n'
   if (splitsLineBreak(start) || splitsLineBreak(end)) return 'it would split a CRLF line ending'
   const eol = document.lines.eol
-  if (lineBreaks(edit.text).some((lineBreak) => lineBreak !== eol)) return "it would mix line endings with the file's"
+  if (lineBreaks(unread).some((lineBreak) => lineBreak !== eol)) return "it would mix line endings with the file's"
   // Edits to YAML that does not parse could make it worse in ways the error count does not show.
   const {frontmatter} = document
   if (frontmatter && frontmatter.errors.length > 0 && overlaps(edit.range, frontmatter.range) && !makesYamlComment(document, frontmatter, edit)) {
@@ -133,13 +142,31 @@ export function unsafeEditReason(document: PlanDocument, edit: Edit): string | u
 export function joinedEdit(document: PlanDocument, edits: readonly Edit[]): Edit {
   const sorted = [...edits].sort((a, b) => a.range[0] - b.range[0])
   let joined = sorted[0]
+  // The joined text is read once, piece by piece as it grows: reading it whole per edit was quadratic in the places.
+  let readEnd: string | undefined
   for (const edit of sorted.slice(1)) {
     if (edit.range[0] < joined.range[1]) continue
-    const longer: Edit = {range: [joined.range[0], edit.range[1]], text: joined.text + document.text.slice(joined.range[1], edit.range[0]) + edit.text}
-    if (unsafeEditReason(document, longer) !== undefined) break
+    const added = document.text.slice(joined.range[1], edit.range[0]) + edit.text
+    const longer: Edit = {range: [joined.range[0], edit.range[1]], text: joined.text + added}
+    const unread = (readEnd ?? joined.text) + added
+    if (unsafeReason(document, longer, unread) !== undefined) break
     joined = longer
+    readEnd = openEnd(unread)
   }
   return joined
+}
+
+/**
+ * What of a text found free of code fences and of foreign line breaks can
+ * still make one with text after it: its last line break, with the rest of
+ * its line while that may yet open a fence (`^` of the fence pattern reads
+ * the text's start); otherwise `.`, which opens none and ends no line break.
+ */
+function openEnd(text: string): string {
+  const lastBreak = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'))
+  if (!/^[ \t]*[`~]{0,2}$/.test(text.slice(lastBreak + 1))) return '.'
+  // A CRLF is kept whole, so that its `\n` is not read as a lone one.
+  return text.slice(Math.max(0, text[lastBreak] === '\n' && text[lastBreak - 1] === '\r' ? lastBreak - 1 : lastBreak))
 }
 
 /**
