@@ -42,9 +42,8 @@ export default defineRule<Options>({
     // `undefined` below a cycle or a dependency that cannot be known: then only the ordering is checked, with no wave to offer.
     const lateWavesOff = options.reportLateWaves
     const implied = impliedWave(plans, node, lateWavesOff)
-    const off = waveIsOff(plans, node, implied?.wave, lateWavesOff)
-    // A late wave the author chose still skips a plan it builds on: it is told to list it (`missing`), and nothing else.
-    if ((!off && !waveIsOff(plans, node, implied?.wave, true)) || misplacedDependency(plans, node, lateWavesOff)) return
+    // Off once late waves count (as any wave off is): a late wave the author chose still skips a plan it builds on, and is told to list it (`missing`), nothing else.
+    if (!waveIsOff(plans, node, implied?.wave, true) || misplacedDependency(plans, node, lateWavesOff)) return
     // A dependency with a `wave` is where it says: one still to run with a wrong one is reported first, at its own plan, and one that has run ran there.
     const waveOf = (target: PlanNode) => (target.wave === undefined ? `is placed in wave ${impliedWave(plans, target, lateWavesOff)?.wave}` : `is in wave ${target.wave}`)
     // Moving the wave would put the plan beside (or before) a plan it builds on: the repair is the `depends_on` it lacks, the author's to write.
@@ -63,7 +62,7 @@ export default defineRule<Options>({
       })
       return
     }
-    if (!off) return
+    if (!waveIsOff(plans, node, implied?.wave, lateWavesOff)) return
     const setWave = implied ? {fix: {range: waveEntry.valueRange, text: String(implied.wave)}} : {}
     const blocking = unorderedDependency(plans, node)
     if (blocking) {
