@@ -17,6 +17,9 @@ const leftAlone = 'untouched'
 /** Words that say the plan reads the file all the same (`reuse src/x.ts verbatim, do not modify it`), and `From` first in a sentence (`From src/x.ts (not modified):`, an interface the plan uses). */
 const readCues = new Set(['read', 'reads', 'reuse', 'reuses', 'copy', 'copies', 'import', 'imports', 'call', 'calls', 'referenced'])
 
+/** The longest word read as a cue (`referenced`, `shouldn’t`); a longer word with no slash says nothing (`longPlainWord`). */
+const longestCue = 10
+
 /** Whether `text` starts with `a`–`z` (a letter, without asking the Unicode tables). */
 function startsWithAsciiLetter(text: string): boolean {
   const code = text.charCodeAt(0)
@@ -28,7 +31,7 @@ function startsWithAsciiLetter(text: string): boolean {
  * word it looks up, with no slash (so no path), and not trimmed shorter (printable ASCII at both ends: no white space).
  */
 function longPlainWord(text: string, start: number, end: number): boolean {
-  if (end - start <= 10 || !printable(text.charCodeAt(start)) || !printable(text.charCodeAt(end - 1))) return false
+  if (end - start <= longestCue || !printable(text.charCodeAt(start)) || !printable(text.charCodeAt(end - 1))) return false
   for (let at = start; at < end; at++) {
     const code = text.charCodeAt(at)
     if (code === 0x2f || code === 0x5c) return false
@@ -84,7 +87,7 @@ export function pathsNamedIn(text: string, bodyStart: number): {pathsNamed?: str
       const slash = word.lastIndexOf('/')
       if (slash > 0 && word.indexOf('.', slash) > slash + 1 && !word.startsWith('/') && !word.includes('://')) {
         if (sentence.size < maxPathsNamed) sentence.add(word)
-      } else if (word.length <= 10) {
+      } else if (word.length <= longestCue) {
         const lower = word.toLowerCase()
         // A list marker (`-`, `1.`) is no word of the sentence.
         if (startsWithAsciiLetter(lower) || /\p{L}/u.test(lower)) words++
