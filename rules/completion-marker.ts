@@ -46,12 +46,15 @@ function nearMissOf(source: string, markers: readonly string[]): {marker: string
 function mayHoldMarker(text: string, markers: readonly string[]): boolean {
   const lowered = text.toLowerCase()
   const byFirstLetter = new Map<string, Array<{before: string[]; words: string[]}>>()
+  // Re-spaced once, for all the markers searched for alone.
+  let folded: string | undefined
   for (const marker of markers) {
     const needle = marker.toLowerCase()
     const letterAt = needle.search(/\p{L}/u)
     // A marker with other white space, spaces that a run in the text never reads as (two in a row, one at an end), or no letter: searched for alone.
     if (/[^\S ]/.test(needle) || needle.split(' ').includes('') || letterAt === -1) {
-      if (holdsFolded(lowered, needle)) return true
+      folded ??= lowered.replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ')
+      if (holdsFolded(folded, needle)) return true
       continue
     }
     const anchored = {before: needle.slice(0, letterAt).split(' '), words: needle.slice(letterAt).split(' ')}
@@ -105,9 +108,8 @@ function wordsPrecede(text: string, words: readonly string[], at: number): boole
   return true
 }
 
-/** `mayHoldMarker` of one marker, on the text re-spaced: line breaks as `\n`, each run of other white space one space. */
-function holdsFolded(lowered: string, needle: string): boolean {
-  const folded = lowered.replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ')
+/** `mayHoldMarker` of one marker, on the lower-cased text re-spaced (`folded`): line breaks as `\n`, each run of other white space one space. */
+function holdsFolded(folded: string, needle: string): boolean {
   let at = folded.indexOf(needle)
   while (at !== -1) {
     const lineStart = folded.lastIndexOf('\n', at) + 1
