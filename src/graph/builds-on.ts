@@ -80,8 +80,9 @@ function buildsOn(plans: PlanGraph, node: PlanNode, implied: number, declared: n
  */
 export function missingDependencies(plans: PlanGraph, node: PlanNode, lateWavesOff = false): BuildsOn | undefined {
   return plans.memo(`wave-order:missing${lateWavesOff ? ':late' : ''}\0${node.path}`, () => {
-    const implied = node.wave === undefined || plans.cycleThrough(node) ? undefined : impliedWave(plans, node, lateWavesOff)
-    if (!implied || node.wave === undefined || !waveIsOff(plans, node, implied.wave, true) || misplacedDependency(plans, node, lateWavesOff)) return undefined
+    if (node.wave === undefined || plans.cycleThrough(node)) return undefined
+    const implied = impliedWave(plans, node, lateWavesOff)
+    if (!implied || !waveIsOff(plans, node, implied.wave, true) || misplacedDependency(plans, node, lateWavesOff)) return undefined
     return buildsOn(plans, node, implied.wave, node.wave, lateWavesOff)
   })
 }
