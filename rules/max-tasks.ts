@@ -3,7 +3,7 @@ import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {child} from '../src/model/markup.js'
 import {firstAtLeast} from '../src/model/text.js'
-import {andList, contentOf, elementsNamed, filesModified, isCheckpoint, lineOf, normalizePath, pathEntries, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
+import {andList, contentOf, elementsNamed, filesModified, isCheckpoint, lineOf, normalizePath, pathEntries, sameFile, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
 import {shellSegments, shellView} from '../src/shell.js'
 import {defineRule} from '../src/rule.js'
 
@@ -182,11 +182,6 @@ function writtenBy(command: string): Written[] {
     } else if (/^>>?$/.test(token) && next && !handWritten.has(program)) written.push({dest: next, sources: []})
   }
   return written.filter(({dest}) => !/[$*{}]|^\/dev\//.test(dest))
-}
-
-/** Whether two paths, either perhaps relative to a folder the other names, are one file. */
-function sameFile(a: string, b: string): boolean {
-  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`)
 }
 
 /** Whether a command's write is the file: its destination, or the folder a file of the same name is copied into. */
