@@ -197,12 +197,15 @@ const servedApp = new RegExp(String.raw`${visitedPage.source}|\b(?:servers?|port
 /** `flutter run` on a desktop device, which opens the app's window (`flutter run -d macos`). */
 const flutterDesktop = /\bflutter run\b[^&|;\n]{0,60}?(?:-d|--device-id)[ =](?:macos|windows|linux)\b/
 
+/** A command word that names a desktop shell (`tauri`, `electron:dev`, `electron-forge`). */
+const desktopShellWord = /^(tauri|electron|electron-forge|electron-vite)(:|$)/
+
 /**
  * A command that runs a desktop shell, which opens the app's window (`npm run tauri dev`,
  * `cargo tauri dev`, `pnpm tauri dev`, `npx electron .`, `electron-forge start`, `electron-vite dev`,
  * `flutter run -d macos`); not `electron-builder`, which packages the app.
  */
-const runsDesktopShell = ({words, text}: CommandAsk) => words.some((word) => /^(tauri|electron|electron-forge|electron-vite)(:|$)/.test(word)) || flutterDesktop.test(text)
+const runsDesktopShell = ({words, text}: CommandAsk) => words.some((word) => desktopShellWord.test(word)) || flutterDesktop.test(text)
 
 /**
  * A command that builds, tests or installs (`cmake --build … && ./app`,
