@@ -91,15 +91,17 @@ export default defineRule({
     )
     for (const [literal, gate] of gates) {
       const life = literalLife(view, literal, zones)
+      // Per scope, the places in the plan of the tasks that take the literal out of the file it reads, in order: read once, not once an occurrence.
+      const removals = gate.scopes.map((scope) => [...new Set(life.takesOut.filter((zone) => writesInto(zone, scope)).map((zone) => zone.order))].sort((a, b) => a - b))
       // An echo matters only where the executor may write it into the file the gate reads, and no later task takes it out first.
       const echo = firstEcho(view, literal, zones, (zone, at) => {
         const destination = destinationOf(zone.destinations, at)
         return gate.scopes.some(
-          (scope) =>
+          (scope, index) =>
             writesInto(zone, scope) &&
             writtenBeforeCheck(zone.task, at, scope, fenced) &&
             (destination === undefined || !readsOnlyElsewhere(scope, destination)) &&
-            !removedLater(zone, scope, scope.task === undefined ? Infinity : (orderOf.get(scope.task) ?? Infinity), life)
+            !removedLater(zone, scope, scope.task === undefined ? Infinity : (orderOf.get(scope.task) ?? Infinity), removals[index], life.writes)
         )
       })
       if (echo === undefined) continue
@@ -176,11 +178,16 @@ function literalLife(view: string, literal: string, zones: Zone[]): {writes: Set
   const within = (at: number, ranges: Range[]) => ranges.some(([start, end]) => at >= start && at < end)
   for (const zone of zones) {
     let takenOut = false
+    // The end of the last line read whole: a line is read once, however often the literal is on it.
+    let lineEnd = -1
     for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {
       if (within(at, zone.oldCode)) takenOut = true
       else if (within(at, zone.excluded)) continue
       else if (within(at, zone.ownFences)) writes.add(zone)
-      else if (!takenOut) takenOut = namesOldText(sentenceLine(view, at, zone.start, zone.end))
+      else if (!takenOut && at > lineEnd) {
+        lineEnd = endOfLine(view, at)
+        takenOut = namesOldText(sentenceLine(view, at, zone.start, zone.end))
+      }
     }
     if (takenOut) takesOut.push(zone)
   }
@@ -192,15 +199,16 @@ function literalLife(view: string, literal: string, zones: Zone[]): {writes: Set
  * out of the file before the check runs (the check's task is at
  * `checkOrder`, Infinity for a check of the plan), so that what the action
  * says of it goes too: a later task, no later than the check's, that may
- * write the file names it as what goes; or the action writes it on purpose
- * (a placeholder in its skeleton) and the check's task comes after.
+ * write the file names it as what goes (`removals`: the places of such
+ * tasks, sorted); or the action writes it on purpose (a placeholder in its
+ * skeleton, `writes`) and the check's task comes after.
  */
-function removedLater(zone: Zone, scope: Gate['scopes'][number], checkOrder: number, life: {writes: Set<Zone>; takesOut: Zone[]}): boolean {
+function removedLater(zone: Zone, scope: Gate['scopes'][number], checkOrder: number, removals: number[], writes: Set<Zone>): boolean {
   if (checkOrder <= zone.order) return false
-  const later = (other: Zone) => other.order > zone.order && other.order <= checkOrder && writesInto(other, scope)
-  if (life.takesOut.some(later)) return true
+  const next = countUpTo(removals, (order) => order, zone.order)
+  if (next < removals.length && removals[next] <= checkOrder) return true
   // A check of the plan may read code that no task takes out: there, only a later task that says it goes counts.
-  return life.writes.has(zone) && scope.task !== undefined
+  return writes.has(zone) && scope.task !== undefined
 }
 
 /** `use-messages.ts:` → `use-messages.ts`, by index: a `[,;:)]+$` pattern would rescan a run of them. */
