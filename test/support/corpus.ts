@@ -7,6 +7,7 @@ import {lintFiles} from '../../src/lint.js'
 import {buildDocument, parseMarkdown, type PlanDocument} from '../../src/model/document.js'
 import {markerOf} from '../../src/model/markers.js'
 import {toResults} from '../../src/reporters/result.js'
+import {readRecord, writeRecord} from './record.js'
 
 /** The real corpus lives beside the project on developer machines and in CI, never on a user's. */
 export const corpus = fileURLToPath(new URL('../../../shared/corpus/real', import.meta.url))
@@ -113,19 +114,13 @@ function remarkReadings(repository: string): {readings: Map<string, Reading>; sa
  */
 function agreementRecord(part: number): {agreed: (repository: string, digest: string) => boolean; add: (repository: string, digest: string) => void; save: (repositories: string[]) => void} {
   const file = fileURLToPath(new URL(`../fixtures/corpus-agreed/part-${part}.json`, import.meta.url))
-  const record = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {model: string; agreed: Record<string, string>}) : undefined
+  const record = readRecord<{model: string; agreed: Record<string, string>}>(file)
   const agreed = new Map(record?.model === modelDigest ? Object.entries(record.agreed) : [])
   const byName = ([a]: [string, string], [b]: [string, string]) => a.localeCompare(b)
-  const before = JSON.stringify([...agreed].sort(byName))
   return {
     agreed: (repository, digest) => agreed.get(repository) === digest,
     add: (repository, digest) => agreed.set(repository, digest),
-    save: (repositories) => {
-      const kept = [...agreed].filter(([repository]) => repositories.includes(repository)).sort(byName)
-      if (process.env.CI || (record?.model === modelDigest && JSON.stringify(kept) === before)) return
-      fs.mkdirSync(path.dirname(file), {recursive: true})
-      fs.writeFileSync(file, `${JSON.stringify({model: modelDigest, agreed: Object.fromEntries(kept)}, null, 2)}\n`)
-    }
+    save: (repositories) => writeRecord(file, {model: modelDigest, agreed: Object.fromEntries([...agreed].filter(([repository]) => repositories.includes(repository)).sort(byName))})
   }
 }
 
