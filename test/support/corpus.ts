@@ -174,15 +174,18 @@ export function checkCorpusPart(part: number): void {
     const record = agreementRecord(part)
     it.each(repositories)('%s: the model reads code, headings and kinds as from remark\'s tree', (repository) => {
       const root = path.join(corpus, repository, '.planning')
-      const files = markdownFiles(repository).map((file) => ({file, text: fs.readFileSync(path.join(root, file), 'utf8')}))
+      const files = markdownFiles(repository).map((file) => {
+        const text = fs.readFileSync(path.join(root, file), 'utf8')
+        return {file, text, hash: createHash('sha1').update(text).digest('hex')}
+      })
       const digest = createHash('sha1')
-      for (const {file, text} of files) digest.update(file).update('\0').update(createHash('sha1').update(text).digest('hex'))
+      for (const {file, hash} of files) digest.update(file).update('\0').update(hash)
       const repositoryDigest = digest.digest('hex')
       if (record.agreed(repository, repositoryDigest)) return
       const {readings, save} = remarkReadings(repository)
       const differences: string[] = []
-      for (const {file, text} of files) {
-        const key = `${file}\0${createHash('sha1').update(text).digest('hex')}`
+      for (const {file, text, hash} of files) {
+        const key = `${file}\0${hash}`
         let remarkReading = readings.get(key)
         if (!remarkReading) readings.set(key, (remarkReading = commonMarkReading(buildDocument(text, path.join(root, file), parseMarkdown(text)))))
         const scanned = buildDocument(text, path.join(root, file))
