@@ -488,8 +488,9 @@ const revisionCommands = new Set(['diff', 'log', 'show', 'grep', 'shortlog', 're
  * (mistyped, moved, or deleted by the task); else it can run outside a
  * repository. With the command's name (`git diff`), global options left out,
  * and whether the failure lies outside the plan's own checkout (`elsewhere`).
+ * `refs` are the stage's `remoteRefs`.
  */
-function gitFailure(stage: string): {command: string; failure: string; elsewhere?: boolean} {
+function gitFailure(stage: string, refs: string[]): {command: string; failure: string; elsewhere?: boolean} {
   const words = shellWords(stage)
   let index = 1
   let repository: string | undefined
@@ -501,7 +502,6 @@ function gitFailure(stage: string): {command: string; failure: string; elsewhere
   }
   const subcommand = words[index] ?? ''
   const command = `git ${subcommand}`.trim()
-  const refs = remoteRefs(stage)
   // `origin/main..HEAD` names the ref up to its range's dots.
   if (refs.length > 0) return {command, failure: `where \`${refs[0].split(/\.{2,3}/)[0]}\` is missing (no remote, or not fetched)`, elsewhere: true}
   if (repository !== undefined) return {command, failure: `where \`${repository}\` is no repository`, elsewhere: true}
@@ -678,13 +678,14 @@ function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPi
       message: `\`${variable[1]}\` unquoted in command position: zsh does not split it into words, so the shell looks for a command named by the whole expansion, exits 127, and a check of its status passes without testing anything; write the command out, or use a shell function`
     })
   }
-  const covered = (stage: string) => chain.guard !== undefined && remoteRefs(stage).every((ref) => chain.guard!.includes(ref))
   // One R4 per segment, at its first reported `git`: each stage read once, for the decision and the message both.
   for (const git of pipelines) {
     if (!swallowed.has(git)) continue
     const stage = segment.slice(git.index, git.stageEnd).trimEnd()
-    if (covered(stage)) continue
-    const {command, failure, elsewhere} = gitFailure(stage)
+    // Its remote refs, found once: the guard before it covers them all, or they are what can be missing.
+    const refs = remoteRefs(stage)
+    if (chain.guard !== undefined && refs.every((ref) => chain.guard!.includes(ref))) continue
+    const {command, failure, elsewhere} = gitFailure(stage, refs)
     // Judged on held-out plans, a `git` failing in the plan's own checkout was a remote risk; a missing remote ref or folder is not.
     if (!everyGit && elsewhere !== true) continue
     traps.push({

@@ -1,7 +1,7 @@
 import type {PlanDocument} from '../src/model/document.js'
 import {yamlErrorIn} from '../src/model/frontmatter.js'
 import {child, descendants, type Element} from '../src/model/markup.js'
-import {andList, blankTags, filesModified, normalizePath, pathCovers, taskPaths, taskTitle, taskType, withoutTaskNumber, type PathEntry} from '../src/plan.js'
+import {andList, blankTags, filesModified, normalizePath, pathCovers, sameFile, taskPaths, taskTitle, taskType, withoutTaskNumber, type PathEntry} from '../src/plan.js'
 import {firstAtLeast, SortedRanges} from '../src/model/text.js'
 import {defineRule} from '../src/rule.js'
 
@@ -234,7 +234,6 @@ function fileMentions(line: string, path: string): Array<[number, number]> {
   const sought = base.includes('.') ? base : file
   const found: Array<[number, number]> = []
   if (sought === '') return found
-  const sameFile = (token: string) => file === token || file.endsWith(`/${token}`) || token.endsWith(`/${file}`)
   // Where the last mention found is, where its path starts and where it starts without its leading `./`s: a mention in the
   // same path (`a.md/a.md`) starts there too, so no character is scanned back or normalised twice.
   let previous = -1
@@ -253,7 +252,7 @@ function fileMentions(line: string, path: string): Array<[number, number]> {
     previousStart = start
     // The path as `normalizePath` has it (no white space or backslash is in it but at the start of the name sought);
     // one longer than the file can only end in `/` and the file, and only its end is compared.
-    if (end - start > file.length + 1 ? line.startsWith(`/${file}`, end - file.length - 1) : sameFile(from === start ? line.slice(start, end).trim() : line.slice(start, end))) {
+    if (end - start > file.length + 1 ? line.startsWith(`/${file}`, end - file.length - 1) : sameFile(file, from === start ? line.slice(start, end).trim() : line.slice(start, end))) {
       found.push([from, end])
     }
   }

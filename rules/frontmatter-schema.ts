@@ -150,19 +150,25 @@ function hasSchemaOfItsOwn(document: PlanDocument, keys: Iterable<string>): bool
 const maxNamed = 4
 
 /**
- * Whether `node`'s phase was planned with a template of its own: it has other
- * plans (`siblings`) and every one of them lacks the keys `node` lacks
- * (`missing`, of `required`). Then the phase is told once, at its first plan
- * still to run (else its first plan): `first` says whether that is `node`.
- * `ownKeys` are the keys all of them set that a GSD plan has not, in `node`'s order.
+ * Whether `node`'s phase was planned with a template of its own: other plans
+ * of it (`siblings`) lack the keys `node` lacks (`missing`, of `required`),
+ * all of them, or, where the phase switched templates part of the way, some
+ * that also share keys GSD's plan has not or are three or more with `node`
+ * (two plans that lack one key and share nothing else may be two slips). Then
+ * those plans are told once, at the first still to run (else the first):
+ * `first` says whether that is `node`, `total` counts the phase's plans when
+ * not all of them share the template. `ownKeys` are the keys they all set
+ * that a GSD plan has not, in `node`'s order.
  */
 function formatOfPhase(plans: PlanGraph, node: PlanNode, siblings: PlanNode[], required: string[], missing: string[]) {
   const same = (other: PlanNode) => required.filter((key) => !other.keys.includes(key)).join('\0') === missing.join('\0')
-  if (siblings.length === 0 || !siblings.every(same)) return undefined
+  const sharing = siblings.filter(same)
+  const ownKeys = node.keys.filter((key) => !gsdPlanKeys.has(key) && sharing.every((other) => other.keys.includes(key)))
+  const whole = sharing.length === siblings.length
+  if (sharing.length === 0 || (!whole && ownKeys.length === 0 && sharing.length < 2)) return undefined
   const rank = (plan: PlanNode) => (plans.executionState(plan) === 'pending' ? 0 : 1)
-  const [first] = [node, ...siblings].sort((a, b) => rank(a) - rank(b) || byName(a, b))
-  const ownKeys = node.keys.filter((key) => !gsdPlanKeys.has(key) && siblings.every((other) => other.keys.includes(key)))
-  return {first: first === node, others: [...siblings].sort(byName), ownKeys}
+  const [first] = [node, ...sharing].sort((a, b) => rank(a) - rank(b) || byName(a, b))
+  return {first: first === node, others: [...sharing].sort(byName), ownKeys, total: whole ? undefined : siblings.length + 1}
 }
 
 /**
@@ -242,11 +248,16 @@ export default defineRule<Options>({
     if (phaseFormat === undefined) {
       if (missing.length > 0) report({message: `${lacking}; add ${them}`, range: opening})
     } else if (phaseFormat.first) {
-      const {others, ownKeys} = phaseFormat
+      const {others, ownKeys, total} = phaseFormat
       const names = others.slice(0, maxNamed).map((other) => `\`${other.name}\``).join(', ') + (others.length > maxNamed ? ` and ${others.length - maxNamed} more` : '')
-      const also = others.length === 1 ? `as does the other plan of this phase (${names})` : `as do the other ${others.length} plans of this phase (${names})`
       const template = ownKeys.length > 0 ? `a template of their own (with ${codeList(ownKeys)})` : `a template without ${them}`
-      report({message: `${lacking}, ${also}: its plans follow ${template}; add ${them} to each plan`, range: opening})
+      if (total === undefined) {
+        const also = others.length === 1 ? `as does the other plan of this phase (${names})` : `as do the other ${others.length} plans of this phase (${names})`
+        report({message: `${lacking}, ${also}: its plans follow ${template}; add ${them} to each plan`, range: opening})
+      } else {
+        const also = others.length === 1 ? `as does one more of this phase's ${total} plans (${names})` : `as do ${others.length} more of this phase's ${total} plans (${names})`
+        report({message: `${lacking}, ${also}: these ${others.length + 1} plans follow ${template}; add ${them} to each of these plans`, range: opening})
+      }
     }
     const written = (entry: FrontmatterEntry) => sliceOf(document, entry.valueRange)
 

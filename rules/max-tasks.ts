@@ -2,8 +2,7 @@ import type {PlanDocument} from '../src/model/document.js'
 import type {Element} from '../src/model/markup.js'
 import type {Range} from '../src/model/text.js'
 import {child} from '../src/model/markup.js'
-import {firstAtLeast} from '../src/model/text.js'
-import {andList, contentOf, elementsNamed, filesModified, isCheckpoint, lineOf, normalizePath, pathEntries, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
+import {andList, contentOf, elementsNamed, filesModified, isCheckpoint, lineOf, normalizePath, pathEntries, sameFile, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
 import {shellSegments, shellView} from '../src/shell.js'
 import {defineRule} from '../src/rule.js'
 
@@ -184,11 +183,6 @@ function writtenBy(command: string): Written[] {
   return written.filter(({dest}) => !/[$*{}]|^\/dev\//.test(dest))
 }
 
-/** Whether two paths, either perhaps relative to a folder the other names, are one file. */
-function sameFile(a: string, b: string): boolean {
-  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`)
-}
-
 /** Whether a command's write is the file: its destination, or the folder a file of the same name is copied into. */
 function writes(written: Written, file: string): boolean {
   const dest = normalizePath(written.dest).replace(/\/$/, '')
@@ -200,13 +194,12 @@ function writes(written: Written, file: string): boolean {
 /** A word of an edit by hand: a file copied in and then changed is written. */
 const handEdit = /\b(?:edit|modify|update|add|append|change|set|extend|patch|replace|rewrite|implement|insert|fill|customi[sz]e|adjust|configure|tweak|remove|delete)(?:s|es|d|ed|ing)?\b/i
 
-/** The commands of an action's lines (its text as `shellView` gives it): its `&&`/`||` parts, cut at `;`, `|` and backticks. */
-function commandsOf(text: string): Array<{line: number; command: string}> {
-  const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((match) => match.index + 1)]
-  return shellSegments(text).flatMap((segment) => {
-    const line = firstAtLeast(lineStarts, segment.start + 1) - 1
-    return segment.text.split(/[;|`]/).map((command) => ({line, command: command.trim()}))
-  })
+/**
+ * The commands of an action's lines (its text as `shellView` gives it, which joins a command wrapped over lines): each
+ * line's `&&`/`||` parts, cut at `;`, `|` and backticks.
+ */
+function commandsOf(lines: string[]): Array<{line: number; command: string}> {
+  return lines.flatMap((text, line) => shellSegments(text).flatMap((segment) => segment.text.split(/[;|`]/).map((command) => ({line, command: command.trim()}))))
 }
 
 /** Adds `value` to the list `key` holds in `map`, starting the list if there is none. */
@@ -226,16 +219,16 @@ function commandWritten(document: PlanDocument, files: string[]): Set<string> {
   const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1)
   for (const task of document.tasks) {
     for (const action of elementsNamed(task, 'action')) {
-      const text = shellView(contentOf(document, action))
+      const lines = shellView(contentOf(document, action)).split('\n')
       const writesByName = new Map<string, Array<{line: number; written: Written}>>()
-      for (const {line, command} of commandsOf(text)) {
+      for (const {line, command} of commandsOf(lines)) {
         for (const written of writtenBy(command)) {
           for (const name of new Set([baseOf(normalizePath(written.dest)), ...written.sources.map(baseOf)])) pushTo(writesByName, name, {line, written})
         }
       }
       if (writesByName.size === 0) continue
       const editsByName = new Map<string, number[]>()
-      for (const [index, line] of text.split('\n').entries()) {
+      for (const [index, line] of lines.entries()) {
         if (!handEdit.test(line)) continue
         for (const name of new Set(namesIn(line))) pushTo(editsByName, name, index)
       }

@@ -1,6 +1,6 @@
 import {isMap} from 'yaml'
 import {frontmatterItems, yamlErrorIn} from '../src/model/frontmatter.js'
-import {checkMustHavesShape} from '../src/must-haves-shape.js'
+import {checkMustHavesShape, nothingToWire} from '../src/must-haves-shape.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -8,6 +8,8 @@ interface Options {
   required: string[]
   /** Report vague truths (Plan-Build-Run's list). */
   vagueTruths: boolean
+  /** Ask for `key_links` also when no artifact has anything to wire (Plan-Build-Run's check asks every plan). */
+  keyLinksAlways: boolean
 }
 
 /** "Stays responsive", "responsive while loading": it does not freeze, which is a behaviour, not a speed claim. */
@@ -45,7 +47,7 @@ export default defineRule<Options>({
   description: '`must_haves` has `truths`, `artifacts` and `key_links`, and its truths can be checked.',
   severity: 'warning',
   kinds: ['plan'],
-  defaultOptions: {required: ['truths', 'artifacts', 'key_links'], vagueTruths: true},
+  defaultOptions: {required: ['truths', 'artifacts', 'key_links'], vagueTruths: true, keyLinksAlways: false},
   check({document, options, report}) {
     const frontmatter = document.frontmatter
     const entry = frontmatter?.entries.get('must_haves')
@@ -60,7 +62,9 @@ export default defineRule<Options>({
       return
     }
     const map = entry.node
-    const missing = options.required.filter((key) => !map.has(key))
+    // GSD reads a missing `key_links` as `key_links: []`: only where an artifact is something to connect is it a skipped step.
+    const unwired = !options.keyLinksAlways && nothingToWire(map)
+    const missing = options.required.filter((key) => !map.has(key) && !(key === 'key_links' && unwired))
     if (missing.length > 0) {
       report({
         message: `\`must_haves\` has no \`${missing.join('`, `')}\`: the verifier checks what is listed there (write \`${missing[0]}: []\` when there is nothing)`,

@@ -44,7 +44,8 @@ export default defineRule({
     }
     const view = shellView(document.text)
     const allowed = allowListed(view, 'planner-discipline-allow')
-    const tasks = document.tasks.map((task) => ({task, files: filesOf(document, task), untouched: filesLeftAlone(view.slice(...task.range))}))
+    const tasks = document.tasks.map((task, order) => ({task, order, files: filesOf(document, task), untouched: filesLeftAlone(view.slice(...task.range))}))
+    const orderOf = new Map(tasks.map(({task, order}) => [task, order]))
     const gates = new Map<string, Gate>()
     // Tags become spaces, so `f.ts</automated>` reads as the file `f.ts`.
     for (const segment of shellSegments(blankTags(view.slice(bodyStart)), bodyStart)) {
@@ -72,27 +73,35 @@ export default defineRule({
       .filter((region) => region.kind === 'fenced')
       .map((region) => region.range)
       .sort((a, b) => a[0] - b[0])
-    const zones = tasks.flatMap(({task, files, untouched}) =>
+    const zones = tasks.flatMap(({task, order, files, untouched}) =>
       elementsNamed(task, 'action').map((action) => {
         const [start, end] = action.contentRange
         const ownFences = fenced.filter((fence) => fence[0] >= start && fence[1] <= end)
-        // A grep pasted into the action is a command to run, not text to write; a block shown as the code to replace is what goes.
-        const excluded: Range[] = [
-          ...grepPatterns(view.slice(start, end), start),
+        // A block shown as the code to replace is what goes.
+        const oldCode: Range[] = [
           ...ownFences.filter((fence) => introducesOldCode(view, start, fence[0])),
           ...ownFences.flatMap((fence) => markedOldCode(view, fence)),
           ...unfencedOldCode(view, start, end),
           ...oldCodeBeforeReplacement(view, start, end, fenced)
         ]
-        return {task, files, untouched, start, end, excluded, destinations: namedDestinations(view, start, end, fenced, files)}
+        // A grep pasted into the action is a command to run, not text to write.
+        const excluded: Range[] = [...grepPatterns(view.slice(start, end), start), ...oldCode]
+        return {task, order, files, untouched, start, end, excluded, oldCode, ownFences, destinations: namedDestinations(view, start, end, fenced, files)}
       })
     )
     for (const [literal, gate] of gates) {
-      // An echo matters only where the executor may write it into the file the gate reads.
+      const life = literalLife(view, literal, zones)
+      // Per scope, the places in the plan of the tasks that take the literal out of the file it reads, in order: read once, not once an occurrence.
+      const removals = gate.scopes.map((scope) => [...new Set(life.takesOut.filter((zone) => writesInto(zone, scope)).map((zone) => zone.order))].sort((a, b) => a - b))
+      // An echo matters only where the executor may write it into the file the gate reads, and no later task takes it out first.
       const echo = firstEcho(view, literal, zones, (zone, at) => {
         const destination = destinationOf(zone.destinations, at)
         return gate.scopes.some(
-          (scope) => writesInto(zone, scope) && writtenBeforeCheck(zone.task, at, scope, fenced) && (destination === undefined || !readsOnlyElsewhere(scope, destination))
+          (scope, index) =>
+            writesInto(zone, scope) &&
+            writtenBeforeCheck(zone.task, at, scope, fenced) &&
+            (destination === undefined || !readsOnlyElsewhere(scope, destination)) &&
+            !removedLater(zone, scope, scope.task === undefined ? Infinity : (orderOf.get(scope.task) ?? Infinity), removals[index], life.writes)
         )
       })
       if (echo === undefined) continue
@@ -143,6 +152,63 @@ function writtenBeforeCheck(task: Element, at: number, scope: Gate['scopes'][num
   // Fenced blocks do not overlap: the last one starting at or before `at` is the only one that can hold it.
   const before = countUpTo(fenced, (range) => range[0], at)
   return before === 0 || fenced[before - 1][1] <= at
+}
+
+/** An action as the rule reads it: its task and the task's place in the plan, the files it writes, and its parts. */
+interface Zone {
+  task: Element
+  order: number
+  files: string[]
+  untouched: string[]
+  start: number
+  end: number
+  excluded: Range[]
+  oldCode: Range[]
+  ownFences: Range[]
+}
+
+/**
+ * The actions that write a literal on purpose (it is in a fence of code
+ * they write, not old code) and those that take it out (it is in old code,
+ * or on a line that names it as what goes: "Replace the `X` stub").
+ */
+function literalLife(view: string, literal: string, zones: Zone[]): {writes: Set<Zone>; takesOut: Zone[]} {
+  const writes = new Set<Zone>()
+  const takesOut: Zone[] = []
+  const within = (at: number, ranges: Range[]) => ranges.some(([start, end]) => at >= start && at < end)
+  for (const zone of zones) {
+    let takenOut = false
+    // The end of the last line read whole: a line is read once, however often the literal is on it.
+    let lineEnd = -1
+    for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {
+      if (within(at, zone.oldCode)) takenOut = true
+      else if (within(at, zone.excluded)) continue
+      else if (within(at, zone.ownFences)) writes.add(zone)
+      else if (!takenOut && at > lineEnd) {
+        lineEnd = endOfLine(view, at)
+        takenOut = namesOldText(sentenceLine(view, at, zone.start, zone.end))
+      }
+    }
+    if (takenOut) takesOut.push(zone)
+  }
+  return {writes, takesOut}
+}
+
+/**
+ * Whether the literal, where an earlier task's action says it, is taken
+ * out of the file before the check runs (the check's task is at
+ * `checkOrder`, Infinity for a check of the plan), so that what the action
+ * says of it goes too: a later task, no later than the check's, that may
+ * write the file names it as what goes (`removals`: the places of such
+ * tasks, sorted); or the action writes it on purpose (a placeholder in its
+ * skeleton, `writes`) and the check's task comes after.
+ */
+function removedLater(zone: Zone, scope: Gate['scopes'][number], checkOrder: number, removals: number[], writes: Set<Zone>): boolean {
+  if (checkOrder <= zone.order) return false
+  const next = countUpTo(removals, (order) => order, zone.order)
+  if (next < removals.length && removals[next] <= checkOrder) return true
+  // A check of the plan may read code that no task takes out: there, only a later task that says it goes counts.
+  return writes.has(zone) && scope.task !== undefined
 }
 
 /** `use-messages.ts:` → `use-messages.ts`, by index: a `[,;:)]+$` pattern would rescan a run of them. */
@@ -429,7 +495,8 @@ function presentsOldCode(text: string): boolean {
     return !/\b(?:after|new|final)\b/i.test(line)
   }
   const verb = /\b(?:replace|change|delete|remove|find|locate|swap)\b/i.exec(line) ?? /замен|удал|ersetz|entfern|reemplaz|remplac|supprim|替换|删除|置き換|削除/i.exec(line)
-  return verb !== null && !/\b(?:with|to|into|by|as|add|insert|append|write|use|new|after|final|becomes?|por|con|par|avec|durch|mit)\b|[に为成]|(?:^|\s)на(?:\s|$)/i.test(line.slice(verb.index + verb[0].length))
+  // "final" is no such word here: "replace the final line:" names the old line.
+  return verb !== null && !/\b(?:with|to|into|by|as|add|insert|append|write|use|new|after|becomes?|por|con|par|avec|durch|mit)\b|[に为成]|(?:^|\s)на(?:\s|$)/i.test(line.slice(verb.index + verb[0].length))
 }
 
 /** A line read as an introduction: its code spans and emphasis marks turned to spaces, trimmed. */
@@ -482,8 +549,8 @@ function unfencedOldCode(view: string, from: number, to: number): Range[] {
   return blocks
 }
 
-/** A line that introduces the new code for the old code right above it: "Replace with:", "Replace it with:", "becomes (…):", "Change to:". */
-const replacementLead = /^(?:\d+[.)]\s*|[-+]\s+)?(?:replace(?:\s+(?:it|this|them|that))?\s+with|(?:it\s+|this\s+)?becomes|change\s+(?:it\s+)?to)(?:\s*\([^)\n]{0,160}\))?\s*:/i
+/** A line that introduces the new code for the old code right above it: "Replace with:", "Replace it with:", "with:", "becomes (…):", "Change to:". */
+const replacementLead = /^(?:\d+[.)]\s*|[-+]\s+)?(?:(?:replace(?:\s+(?:it|this|them|that))?\s+)?with|(?:it\s+|this\s+)?becomes|change\s+(?:it\s+)?to)(?:\s*\([^)\n]{0,160}\))?\s*:/i
 
 /**
  * Old code shown right above a line that introduces its replacement
@@ -570,11 +637,11 @@ function sentenceLine(view: string, at: number, from: number, to: number): strin
  * greps, searches said in words, old code quoted to be replaced, and lines that name it only as what to take away ("delete
  * the line X") or to leave alone ("do not touch X in Task 1").
  */
-function firstEcho<Zone extends {start: number; end: number; excluded: Range[]}>(
+function firstEcho<Action extends {start: number; end: number; excluded: Range[]}>(
   view: string,
   literal: string,
-  zones: Zone[],
-  counts: (zone: Zone, at: number) => boolean
+  zones: Action[],
+  counts: (zone: Action, at: number) => boolean
 ): number | undefined {
   for (const zone of zones) {
     for (let at = view.indexOf(literal, zone.start); at !== -1 && at + literal.length <= zone.end; at = view.indexOf(literal, at + 1)) {

@@ -165,7 +165,9 @@ const builtInWork: AutomatableWork[] = [
 const secretAsks = [
   String.raw`\b(api[ _-]?keys?|secret (key|value)|(signing|webhook|client) secrets?|tokens?|credentials?|passwords?|passphrase|private key)\b`,
   // Taking a secret from a dashboard ("the signing secret from the Stripe dashboard"): only the person can read it there.
-  String.raw`\b(secrets?|keys?|tokens?)\b[^.\n]{0,40}\bfrom\b[^.\n]{0,40}\b(dashboard|console|portal|settings)\b`
+  String.raw`\b(secrets?|keys?|tokens?)\b[^.\n]{0,40}\bfrom\b[^.\n]{0,40}\b(dashboard|console|portal|settings)\b`,
+  // The cookies of the person's logged-in browser ("the auth cookies", "export the cookies", `cookies.txt`): a credential they hold, as a token is; not a cookie banner.
+  String.raw`\b(?:auth(?:entication)?|session|login|browser|fresh|expired|exported|logged[- ]in|signed[- ]in)[ -]cookies?\b|\bcookies?(?:[ -](?:jar|file|export)s?\b|\.(?:txt|json)\b)|\b(?:re-?)?export\w{0,4}\b[^.\n]{0,30}\bcookies?\b|\bcookies?\b[^.\n]{0,40}\bfrom (?:the |your )?(?:logged[- ]in |signed[- ]in )?(?:browser|chrome|firefox|safari|edge|devtools)\b`
 ].map((pattern) => new RegExp(pattern, 'i'))
 
 /** Logging in: the first of the legitimate asks, which configuring an auth service is not. */
@@ -263,11 +265,18 @@ function forbidden(sentence: string, regexp: RegExp): boolean {
 /** The files a maintainer's release commit touches (the release-please manifest and config, the changelog): editing them prepares the release. */
 const releaseFiles: ReadonlySet<string> = new Set(['release-please-manifest.json', 'release-please-config.json', 'changelog.md'])
 
-/** Whether a text names files, and only files of `files` (`fileNames`): read once. */
-function namesOnly(text: string, files: ReadonlySet<string>): boolean {
+/** Whether a text names files, and only files `owns` holds (`fileNames`): read once. */
+function namesOnly(text: string, owns: (file: string) => boolean): boolean {
   const named = fileNames(text)
-  return named.length > 0 && named.every((file) => files.has(file))
+  return named.length > 0 && named.every(owns)
 }
+
+/**
+ * The phase's bookkeeping files, by `fileNames`: ROADMAP, STATE, REQUIREMENTS,
+ * and the plans and summaries a ROADMAP entry lists. One step updates them
+ * together, so a task that gives one to the agent gives it all of them.
+ */
+const bookkeeping = /^(?:roadmap|state|requirements)\.md$|(?:^|-)(?:plan|summary)\.md$/
 
 /**
  * A line or sentence about what the agent does, not the person: "Claude runs
@@ -360,14 +369,18 @@ function handedOver(sentence: {text: string; start: number}): {text: string; sta
 /** `text` with its code spans blanked to spaces, offsets kept. */
 const outsideSpans = (text: string) => text.replace(/`[^`\n]{1,400}`/g, (span) => ' '.repeat(span.length))
 
-/** A sentence that edits a file ("Claude updates `ROADMAP.md`", "the executor will mark the plan done"). */
-const editsFile = /\b(updates?|edits?|writes?|marks?|records?|appends?|fills?( in)?|adds?|creates?|ticks?|flips?)\b/i
+/**
+ * A sentence that edits a file ("Claude updates `ROADMAP.md`", "the executor
+ * will mark the plan done"), the agent named after the verb too ("the entry is
+ * set to complete by Claude").
+ */
+const editsFile = /\b(?:updat(?:e|es|ed)|edit(?:s|ed)?|writes?|written|mark(?:s|ed)?|record(?:s|ed)?|append(?:s|ed)?|fill(?:s|ed)?|add(?:s|ed)?|creat(?:e|es|ed)|tick(?:s|ed)?|flip(?:s|ped)?|sets?|mov(?:e|es|ed)|clos(?:e|es|ed)|toggl(?:e|es|ed))\b/i
 
 /** The files a sentence names, by their last path segment, lower case (`ROADMAP.md`, `package.json`). */
-// The planning files named bare, in capitals ("flips the ROADMAP entry"), are those files.
+// The planning files named bare ("flips the ROADMAP entry", "the roadmap's entry", STATE in capitals: "state" is a word) are those files.
 const fileNames = (text: string) => [
   ...[...text.matchAll(/[\w-]{1,80}\.(?:md|json|ya?ml|toml|ts|js|txt|csv|log)\b/gi)].map((match) => match[0].toLowerCase()),
-  ...[...text.matchAll(/\b(ROADMAP|STATE)\b(?!\.)/g)].map((match) => `${match[1].toLowerCase()}.md`)
+  ...[...text.matchAll(/\b(?:[Rr]oadmap|ROADMAP|STATE)\b(?!\.\w)/g)].map((match) => `${match[0].toLowerCase()}.md`)
 ]
 
 /**
@@ -416,6 +429,18 @@ function handlesSecret(words: string[]): boolean {
 const staleSession =
   /\b(?:if|when|once|should|in case)\b[^.\n]{0,40}\b(?:session|cookie|token|login|sign-?in)s?\b[^.\n]{0,30}\b(?:expired?|expires|stale|timed? out|times out|invalid(?:ated)?|lapsed)\b|\b(?:if|when|in case)\b[^.\n]{0,30}\b(?:expired|stale|invalid)\s(?:session|cookie|token|login)s?\b|\b(?:if|when)\b[^.\n]{0,20}\b(?:logged|signed) out\b/i
 
+/**
+ * A task that renews a credential the person holds ("Refresh the portal
+ * cookies", "re-export the session cookies") or says it lapsed ("the portal
+ * session expired"): an authentication gate. Its rerun ("re-run the harvest",
+ * "run `sync` again") is the retry the gate unblocks ("user authenticates →
+ * Claude retries"), and its run to check the fresh credential ("to confirm
+ * the cookies work"), asked of the person or not, not a step of its own.
+ */
+const renewsCredential =
+  /\b(?:refresh|renew|re-?export|re-?capture|rotate|replace|regenerate)\w{0,3}\b[^.\n]{0,40}\b(?:cookies?|sessions?|credentials?|tokens?|logins?)\b|\b(?:session|cookie|token|login|sign-?in)s?\b[^.\n]{0,30}\b(?:expired?|expires|stale|timed? out|lapsed|invalid(?:ated)?)\b|\b(?:expired|stale|lapsed)\s(?:\w{1,20}\s)?(?:session|cookie|token|login|credential)s?\b/i
+const reruns = /\b(?:re-?run|re-?try|again|re-?execute)\b|\bto (?:confirm|check|verify|test|see)\b[^.\n]{0,40}\b(?:cookies?|sessions?|logins?|tokens?|credentials?)\b/i
+
 /** Where the sentences of a context end: after each `.`, `!`, `?` or `;` before a space or the end. */
 function sentenceEnds(context: string): number[] {
   return [...context.matchAll(/[.!?;](?=\s|$)/g)].map((match) => match.index + 1)
@@ -456,6 +481,9 @@ const maintainerReview = /\bmaintainer\b[^.\n]{0,20}\b(review|approv|sign)/i
 
 /** A line that heads a part of the task: a Markdown heading, a bold line, a `【…】` line. */
 const headingLine = /^\s*(?:#{1,6}\s|\*\*[^*\n]+\*\*[:：]?\s*$|【[^】\n]*】\s*$)/
+
+/** A line that titles a part of the task: a Markdown heading or a `=== … ===` banner (not a bold line, which may be a step: "**Step 1 — Apply the migration.**"). */
+const titleLine = /^\s*(?:#{1,6}\s|={2,}[^=\n]{1,80}={2,}\s*$)/
 
 /** A list item, a table row or a `Key: value` setting line: read with the line that introduces it. */
 const itemLine = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)|^\s*[\w][\w ./()-]{0,30}:\s+\S/
@@ -546,6 +574,13 @@ class LinesOver {
 
   proseBefore(offset: number, from: number): string {
     return this.once(proseBefore, offset, from)
+  }
+
+  /** The line that holds `offset`. */
+  lineAt(offset: number): string {
+    const start = this.lineStartOf(offset)
+    const end = this.text.indexOf('\n', start)
+    return this.text.slice(start, end === -1 ? undefined : end)
   }
 
   private once(find: (text: string, lineStart: number, from: number) => string, offset: number, from: number): string {
@@ -773,6 +808,7 @@ export default defineRule<Options>({
       const worksElsewhere = humanOnlyName.test(nameOf(document, task)) || elsewhere.test(taskText)
       // In a task that logs the person in, a command that only lists what the login reached is the login's check.
       const logsIn = given.some((command) => isLogin(command.words))
+      const authGate = renewsCredential.test(asked)
       // A command the person runs where the agent does not reach, or that opens the app for them to use, takes its sentence with it.
       const theirs = given.filter((command) => onOtherMachine(command.range[0], command.context) || launchesDesktopApp(command, taskText, lines)).map((command) => command.range)
       const isTheirs = new Set(theirs)
@@ -799,6 +835,7 @@ export default defineRule<Options>({
           !isLogin(command.words) &&
           !(logsIn && isLoginCheck(command.words) && !looksUp(command)) &&
           !staleSession.test(sentenceOf(command, sentenceEndsOf(command.context))) &&
+          !(authGate && reruns.test(sentenceOf(command, sentenceEndsOf(command.context)))) &&
           !handlesSecret(command.words) &&
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
           !lines.testWithout(agentDoes, command) &&
@@ -815,6 +852,8 @@ export default defineRule<Options>({
           .filter((sentence) => givesToAgent(sentence.text) && editsFile.test(sentence.text))
           .flatMap((sentence) => fileNames(sentence.text))
       )
+      const keepsBooks = [...agentFiles].some((file) => bookkeeping.test(file))
+      const agentOwns = (file: string) => agentFiles.has(file) || (keepsBooks && bookkeeping.test(file))
       const asks: Array<{range: Range; message: string}> = commands.map((command) => ({
         range: command.range,
         message:
@@ -845,7 +884,9 @@ export default defineRule<Options>({
           if (!alone && !(lead !== '' && candidate.regexp.test(withLead) && !candidate.regexp.test(leadRead))) return false
           const basis = alone ? asking : read
           if (inContext && !asksImperatively(basis, candidate.regexp)) return false
-          if (candidate.work === 'create or edit files' && (namesOnly(basis, agentFiles) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(basis, releaseFiles)))) return false
+          // In an auth gate, the rerun of a script or a run the fresh credential unblocks is the gate's retry.
+          if (authGate && candidate.tool === 'the Bash tool' && candidate.work.startsWith('run') && reruns.test(basis)) return false
+          if (candidate.work === 'create or edit files' && (namesOnly(basis, agentOwns) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(basis, (file) => releaseFiles.has(file))))) return false
           if (forbidden(basis, candidate.regexp)) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
@@ -861,7 +902,11 @@ export default defineRule<Options>({
         asks.push({range: [start, start + text.length], message: `This human-action asks a person to ${item.work} ("${quoted(text)}"), which ${toolFor(read, item)} can do`})
       }
       if (asks.length === 0) continue
-      asks.sort((a, b) => a.range[0] - b.range[0])
+      // The name and a title line ("## Apply the migration", "=== RUN MIGRATIONS ===") say what the task is about, its steps what the person is told to do: the message quotes a step's ask, and counts the others.
+      const nameRange = task.children.find((child) => child.name === 'name')?.contentRange
+      const titles = ({range}: {range: Range}) =>
+        (nameRange !== undefined && range[0] >= nameRange[0] && range[1] <= nameRange[1]) || titleLine.test(overDocument.lineAt(range[0])) ? 1 : 0
+      asks.sort((a, b) => titles(a) - titles(b) || a.range[0] - b.range[0])
       const more = asks.length > 1 ? ` (and ${asks.length - 1} more ask${asks.length > 2 ? 's' : ''} in this task)` : ''
       report({
         message: `${asks[0].message}${more}: make it an \`auto\` task and keep the checkpoint for what only a person can do (a login, a secret, a verification link)`,

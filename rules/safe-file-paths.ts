@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {joinedEdit} from '../src/edits.js'
+import {sliceOf} from '../src/model/document.js'
 import {filesModified, normalizePath, taskPaths, type PathEntry} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 
@@ -123,7 +124,7 @@ export default defineRule({
       const [first, ...rest] = rooted
       const more = rest.length === 0 ? '' : `, and ${rest.length} more path${rest.length > 1 ? 's' : ''} in this plan start${rest.length > 1 ? '' : 's'} with \`${prefix}\``
       // One edit that strips the root from each path.
-      const fix = joinedEdit(document, rooted.map((entry) => ({range: entry.range, text: document.text.slice(entry.range[0], entry.range[1]).replace(prefix, '')})))
+      const fix = joinedEdit(document, rooted.map((entry) => ({range: entry.range, text: sliceOf(document, entry.range).replace(prefix, '')})))
       report({
         message: `${first.where} path \`${first.path}\` is absolute${more}: \`${prefix}\` is the repository root (${why}), so name the paths without it`,
         range: first.range,

@@ -144,6 +144,10 @@ export default defineRule<Options>({
       })
     }
     for (const [value, tasks] of unknown) {
+      const checkpointLike = isCheckpointLike(value)
+      // A word that names no person's task runs as the `auto` its tasks mean: out of the vocabulary, not a wrong run.
+      const runsAsMeant = !checkpointLike && value.trim() !== ''
+      if (runsAsMeant && !options.reportAutoLikeTypes) continue
       const [{range, asked}] = tasks
       const where = taskCount(document, tasks.map(({task}) => task))
       // The executor finds checkpoints with `grep -n "type=\"checkpoint"`: any value it matches stops the run.
@@ -151,24 +155,20 @@ export default defineRule<Options>({
       const kinds = [...new Set(tasks.map((each) => each.asked?.kind))]
       const kindOf = (kind: string | undefined) => places(document, tasks.filter((each) => each.asked?.kind === kind).map(({task}) => task), tasks[0].task)
       // Tasks that would take different kinds: the kind of each, those that ask for none last.
-      const eachKind = `the kind each task asks for, as its parts or name say: ${[
-        ...kinds.filter((kind) => kind !== undefined).map((kind) => `\`${kind}\` ${kindOf(kind)}`),
-        ...(kinds.includes(undefined) ? [`and ${kindOf(undefined)} one of ${codeList(documentedKinds)}`] : [])
-      ].join(', ')}`
-      const checkpointKinds =
+      const eachKind =
         kinds.length > 1
-          ? eachKind
-          : asked
-          ? `\`${asked.kind}\`, as ${asked.reason}, or one of ${codeList(documentedKinds.filter((kind) => kind !== asked.kind))}`
-          : `one of ${codeList(documentedKinds)}`
-      const checkpointLike = isCheckpointLike(value)
-      // A word that names no person's task runs as the `auto` its tasks mean: out of the vocabulary, not a wrong run.
-      const runsAsMeant = !checkpointLike && value.trim() !== ''
-      if (runsAsMeant && !options.reportAutoLikeTypes) continue
+          ? `the kind each task asks for, as its parts or name say: ${[
+              ...kinds.filter((kind) => kind !== undefined).map((kind) => `\`${kind}\` ${kindOf(kind)}`),
+              ...(kinds.includes(undefined) ? [`and ${kindOf(undefined)} one of ${codeList(documentedKinds)}`] : [])
+            ].join(', ')}`
+          : undefined
+      const checkpointKinds =
+        eachKind ??
+        (asked ? `\`${asked.kind}\`, as ${asked.reason}, or one of ${codeList(documentedKinds.filter((kind) => kind !== asked.kind))}` : `one of ${codeList(documentedKinds)}`)
       // The kind the first task asks for leads; without one, a person's action, the kind the unknown word most often means.
       const leading = asked?.kind ?? 'checkpoint:human-action'
       const leads = (kind: string) => Number(kind === leading)
-      const personKinds = kinds.length > 1 ? `use ${eachKind}` : asked ? `use \`${asked.kind}\`, as ${asked.reason}, or another of them` : 'use one of them'
+      const personKinds = eachKind ? `use ${eachKind}` : asked ? `use \`${asked.kind}\`, as ${asked.reason}, or another of them` : 'use one of them'
       findings.push({
         message: value === 'checkpoint'
           ? `Task type \`checkpoint\`${where} names no kind of checkpoint: the executor stops at it (it finds checkpoints by \`type="checkpoint\`), but the kind says what the person is asked for; use ${checkpointKinds}`

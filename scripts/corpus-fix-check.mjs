@@ -24,6 +24,8 @@ fs.cpSync(corpus, copy, {recursive: true})
 // The corpus is laid out without write bits (in CI too), and the copy keeps a file's mode: give the copy's owner write access, or --fix can write nothing.
 fs.chmodSync(copy, fs.statSync(copy).mode | 0o200)
 for (const entry of fs.readdirSync(copy, {recursive: true, withFileTypes: true})) {
+  // cpSync makes a relative link absolute, into the corpus: chmod would follow it and make the corpus file writable.
+  if (entry.isSymbolicLink()) continue
   const file = path.join(entry.parentPath, entry.name)
   fs.chmodSync(file, fs.statSync(file).mode | 0o200)
 }

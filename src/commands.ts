@@ -142,9 +142,10 @@ const reportsOutcome = /^\W{0,3}(?:failed|fell over|errored|crashed|broke|timed 
 /** A span the line forbids, or one it reports as having failed: it names the command without asking for it. */
 function forbidsOrReports(command: CommandAsk): boolean {
   const {at} = command
-  const before = command.context.slice(Math.max(0, at - 30), at)
+  // The condition is read in the 60 characters before the span, a forbidding word in the last 30 of them.
+  const before = command.context.slice(Math.max(0, at - 60), at)
   const after = command.context.slice(at + command.text.length).replace(/^`+/, '').slice(0, 40)
-  return forbidding.test(before) || reportsOutcome.test(after) || conditionOnExit(command.context.slice(Math.max(0, at - 60), at), after)
+  return forbidding.test(before.slice(-30)) || reportsOutcome.test(after) || conditionOnExit(before, after)
 }
 
 /** Words just after a span that give its exit status ("`npm run check` returned non-zero", "exits 1"). */
@@ -160,8 +161,10 @@ const conditionOpened = /\b(?:if|when|whenever|unless|in case)\b([^.;\n]{0,60})$
  * returns 1" still asks for the run.
  */
 function conditionOnExit(before: string, after: string): boolean {
+  // The exit status first: it is read at the span's end, the condition anywhere before it.
+  if (!exitStatus.test(after)) return false
   const opened = conditionOpened.exec(before)
-  return opened !== null && !runVerb.test(opened[1]) && exitStatus.test(after)
+  return opened !== null && !runVerb.test(opened[1])
 }
 
 /**
@@ -194,12 +197,15 @@ const servedApp = new RegExp(String.raw`${visitedPage.source}|\b(?:servers?|port
 /** `flutter run` on a desktop device, which opens the app's window (`flutter run -d macos`). */
 const flutterDesktop = /\bflutter run\b[^&|;\n]{0,60}?(?:-d|--device-id)[ =](?:macos|windows|linux)\b/
 
+/** A command word that names a desktop shell (`tauri`, `electron:dev`, `electron-forge`). */
+const desktopShellWord = /^(tauri|electron|electron-forge|electron-vite)(:|$)/
+
 /**
  * A command that runs a desktop shell, which opens the app's window (`npm run tauri dev`,
  * `cargo tauri dev`, `pnpm tauri dev`, `npx electron .`, `electron-forge start`, `electron-vite dev`,
  * `flutter run -d macos`); not `electron-builder`, which packages the app.
  */
-const runsDesktopShell = ({words, text}: CommandAsk) => words.some((word) => /^(tauri|electron|electron-forge|electron-vite)(:|$)/.test(word)) || flutterDesktop.test(text)
+const runsDesktopShell = ({words, text}: CommandAsk) => words.some((word) => desktopShellWord.test(word)) || flutterDesktop.test(text)
 
 /**
  * A command that builds, tests or installs (`cmake --build … && ./app`,

@@ -1,5 +1,5 @@
 import type {PlanDocument} from './model/document.js'
-import {htmlCommentsIn, opensFrontmatter, parseFrontmatter, type Frontmatter} from './model/frontmatter.js'
+import {opensFrontmatter, parseFrontmatter, type Frontmatter} from './model/frontmatter.js'
 import type {Range} from './model/text.js'
 import type {Edit, Finding} from './rule.js'
 import {countUpTo} from './sorted.js'
@@ -97,9 +97,10 @@ function lineEndingsHold(before: string, after: string): boolean {
  * comments: text the YAML misread made what its author meant, an edit that
  * cannot make the YAML worse, errors or not.
  */
-function makesYamlComment(document: PlanDocument, frontmatter: Frontmatter, edit: Edit): boolean {
+function makesYamlComment(document: PlanDocument, edit: Edit): boolean {
   if (!/^#[^\r\n]*(?:\r?\n[ \t]*#[^\r\n]*)*$/.test(edit.text)) return false
-  return htmlCommentsIn(frontmatter, document.text).some(([start, end]) => start === edit.range[0] && end === edit.range[1])
+  // Found once per document: each comment's fix is checked here, and finding them reads the whole frontmatter.
+  return document.frontmatterComments.some(([start, end]) => start === edit.range[0] && end === edit.range[1])
 }
 
 /** Why an edit may not be applied to the document, or `undefined` when it is safe. */
@@ -126,7 +127,7 @@ function unsafeReason(document: PlanDocument, edit: Edit, unread: string): strin
   if (lineBreaks(unread).some((lineBreak) => lineBreak !== eol)) return "it would mix line endings with the file's"
   // Edits to YAML that does not parse could make it worse in ways the error count does not show.
   const {frontmatter} = document
-  if (frontmatter && frontmatter.errors.length > 0 && overlaps(edit.range, frontmatter.range) && !makesYamlComment(document, frontmatter, edit)) {
+  if (frontmatter && frontmatter.errors.length > 0 && overlaps(edit.range, frontmatter.range) && !makesYamlComment(document, edit)) {
     return 'the frontmatter has a YAML error to fix first'
   }
   if (!editKeepsFrontmatter(document, edit)) return 'it would break the YAML frontmatter'

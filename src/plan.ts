@@ -291,6 +291,11 @@ export function taskPaths(document: PlanDocument, name: string): Array<PathEntry
   )
 }
 
+/** Whether two paths, either perhaps relative to a folder the other names (`route.ts`, `app/api/route.ts`), are one file. */
+export function sameFile(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`)
+}
+
 /** A folder with a note after it, in the entry's string (`addons/tiles/ (renamed from …)`, `docs/ — the guide`, `lib/ - helpers`). */
 const folderNote = /^([^\s()]+\/)\s+(?:[(#—–]|-\s)/
 

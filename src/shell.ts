@@ -423,7 +423,7 @@ export function namesOldText(line: string): boolean {
 }
 
 const takesAway =
-  /\b(replace[sd]?|replacing|remove[sd]?|removing|removal|delete[sd]?|deleting|deletion|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from|dead code|unused|obsolete|leftovers?|rm|becomes?|zero (?:occurrences|matches|references|hits))\b|→|^\W*(?:from|old|before)\s*:|\b(?:chang|updat)(?:e[sd]?|ing)\b[^\n]{0,120}?\bto\b|\b(?:refactor|convert|rewrit|rewrote|switch|swap|turn)\w*\b[^\n]{0,120}?\b(?:to|into|as)\s+(?:an?\s+|the\s+)?[`'"]|[`"']\s*->\s*(?:[`"']|$)|\bno\b[^\n]{0,80}?\b(?:remains?|appears?|is left)\b|\b(?:any|no|every|each|all|the)\s+(?:remaining|surviving|stray|lingering|residual)\b|\b(?:if|whether|any|no|none)\b[^\n]{0,80}?\bsurviv(?:e[sd]?|ing)\b/i
+  /\b(replace[sd]?|replacing|remove[sd]?|removing|removal|delete[sd]?|deleting|deletion|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from|dead code|unused|obsolete|leftovers?|remnants?|rm|becomes?|zero (?:occurrences|matches|references|hits))\b|→|^\W*(?:from|old|before)\s*:|\b(?:chang|updat)(?:e[sd]?|ing)\b[^\n]{0,120}?\bto\b|\b(?:refactor|convert|rewrit|rewrote|switch|swap|turn)\w*\b[^\n]{0,120}?\b(?:to|into|as)\s+(?:an?\s+|the\s+)?[`'"]|[`"']\s*->\s*(?:[`"']|$)|\bno\b[^\n]{0,80}?\b(?:remains?|appears?|is left)\b|\b(?:any|no|zero|every|each|all|the)\s+(?:remaining|surviving|stray|lingering|residual)\b|\b(?:if|whether|any|no|none)\b[^\n]{0,80}?\bsurviv(?:e[sd]?|ing)\b/i
 const takesAwayElsewhere =
   /\b(?:reemplaz|sustitu|substitu|elimin|borr[aeoá]|remov|remplac|supprim|ersetz|entfern|lösch|en (?:vez|lugar) de|em vez de|au lieu de|statt)|замен|удал|вместо|替换|替代|删|移除|去掉|去除|改为|改成|换成|解除|置き換|削除|代わりに/i
 

@@ -28,6 +28,7 @@ const says: Record<PresetName, {off: RuleId[]; set?: Partial<Record<RuleId, unkn
       'read-first-paths': 'warn',
       'max-tasks': ['on', {max: 3, warnAbove: 0, min: 1, maxFiles: 8, warnFilesAbove: 0}],
       'task-type': ['on', {additionalTypes: ['code']}],
+      'must-haves': ['on', {keyLinksAlways: true}],
       'frontmatter-schema': ['on', {required: expect.arrayContaining(['implements', 'must_haves']), types: ['feature', 'bugfix', 'refactor', 'infrastructure', 'docs', 'chore']}],
       'plan-filename': ['on', {patterns: expect.arrayContaining(['^PLAN\\.md$', '^PLAN-\\d+[a-z]?\\.md$'])}],
       // The agent contract's seven elements, checkpoints included.

@@ -5,6 +5,7 @@ import {fileURLToPath} from 'node:url'
 import {check} from 'recheck'
 import ts from 'typescript'
 import {beforeAll, describe, expect, it, vi} from 'vitest'
+import {readRecord, writeRecord} from './support/record.js'
 
 /**
  * Every regular expression planlint applies to plan text runs in linear time:
@@ -143,17 +144,10 @@ function safeVerdicts(current: Set<string>): {known: Set<string>; save: () => vo
   const recheckVersion = (JSON.parse(fs.readFileSync(path.join(root, 'node_modules/recheck/package.json'), 'utf8')) as {version: string}).version
   const procedure = `recheck@${recheckVersion}-${createHash('sha1').update(verdict.toString()).update(attackTime.toString()).digest('hex').slice(0, 12)}`
   const file = path.join(root, 'test/fixtures/redos-safe.json')
-  const record = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {procedure: string; safe: string[]}) : undefined
+  const record = readRecord<{procedure: string; safe: string[]}>(file)
   const known = new Set(record?.procedure === procedure ? record.safe : [])
-  return {
-    known,
-    save: () => {
-      // Only the patterns the sources have now, so that a pattern removed from them is not kept.
-      const safe = [...known].filter((key) => current.has(key)).sort()
-      if (process.env.CI || (record?.procedure === procedure && safe.join('\n') === record.safe.join('\n'))) return
-      fs.writeFileSync(file, `{\n  "procedure": ${JSON.stringify(procedure)},\n  "safe": [\n${safe.map((key) => `    ${JSON.stringify(key)}`).join(',\n')}\n  ]\n}\n`)
-    }
-  }
+  // Only the patterns the sources have now, so that a pattern removed from them is not kept.
+  return {known, save: () => writeRecord(file, {procedure, safe: [...known].filter((key) => current.has(key)).sort()})}
 }
 
 describe('regular expressions run in linear time', () => {

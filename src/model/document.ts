@@ -5,7 +5,7 @@ import remarkParse from 'remark-parse'
 import {unified} from 'unified'
 import {parseDirectives, type Directive} from './directives.js'
 import {isNotPlanFileName, isPlanFileName, isSummaryFileName} from './file-names.js'
-import {parseFrontmatter, type Frontmatter} from './frontmatter.js'
+import {htmlCommentsIn, parseFrontmatter, type Frontmatter} from './frontmatter.js'
 import {closeTagAtStart, isPlanElementName, leadingTag, parseMarkup, tagsInLine, type Element, type MarkupProblem, type OpaqueRegion} from './markup.js'
 import {completionMarkers, markerOf} from './markers.js'
 import {byteOrderMarkLength, scanMarkdown, type Heading, type MarkdownRegions} from './scan.js'
@@ -25,6 +25,8 @@ export interface PlanDocument {
   lines: LineIndex
   kind: DocumentKind
   frontmatter: Frontmatter | undefined
+  /** The frontmatter's HTML comments, which YAML reads as text (`htmlCommentsIn`). */
+  frontmatterComments: Range[]
   tasks: Element[]
   markupProblems: MarkupProblem[]
   headings: Heading[]
@@ -279,6 +281,7 @@ export function buildDocument(text: string, filePath?: string, tree?: Root, fron
   let directives: Directive[] | undefined
   let kind: DocumentKind | undefined
   let fenced: SortedRanges | undefined
+  let frontmatterComments: Range[] | undefined
   const lineIndex = () => (lines ??= new LineIndex(text))
   /** Builds a part of the model like a rule runs: a failure is recorded on the document and the part reads as `empty`. */
   const guarded = <Part>(build: () => Part, empty: () => Part): Part => {
@@ -323,6 +326,9 @@ export function buildDocument(text: string, filePath?: string, tree?: Root, fron
       return (kind ??= documentKind(document))
     },
     frontmatter,
+    get frontmatterComments() {
+      return (frontmatterComments ??= frontmatter ? htmlCommentsIn(frontmatter, text) : [])
+    },
     get tasks() {
       return markupOf().tasks
     },

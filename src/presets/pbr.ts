@@ -29,6 +29,8 @@ export default definePreset({
   'task-type': ['on', {additionalTypes: ['code']}],
   // The planner's "DO NOT exceed scope limits (3 tasks, 8 files per plan)"; its plan check errors on a fourth task and on none.
   'max-tasks': ['on', {max: 3, warnAbove: 0, min: 1, maxFiles: 8, warnFilesAbove: 0}],
+  // Its plan check warns on any missing part of `must_haves` (`must_haves missing "key_links" sub-field`).
+  'must-haves': ['on', {keyLinksAlways: true}],
   'read-first-paths': 'warn',
   'human-verify-mode': 'off',
   'one-way-decision': 'off',

@@ -7,6 +7,7 @@ import {lintFiles} from '../../src/lint.js'
 import {buildDocument, parseMarkdown, type PlanDocument} from '../../src/model/document.js'
 import {markerOf} from '../../src/model/markers.js'
 import {toResults} from '../../src/reporters/result.js'
+import {readRecord, writeRecord} from './record.js'
 
 /** The real corpus lives beside the project on developer machines and in CI, never on a user's. */
 export const corpus = fileURLToPath(new URL('../../../shared/corpus/real', import.meta.url))
@@ -113,19 +114,13 @@ function remarkReadings(repository: string): {readings: Map<string, Reading>; sa
  */
 function agreementRecord(part: number): {agreed: (repository: string, digest: string) => boolean; add: (repository: string, digest: string) => void; save: (repositories: string[]) => void} {
   const file = fileURLToPath(new URL(`../fixtures/corpus-agreed/part-${part}.json`, import.meta.url))
-  const record = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as {model: string; agreed: Record<string, string>}) : undefined
+  const record = readRecord<{model: string; agreed: Record<string, string>}>(file)
   const agreed = new Map(record?.model === modelDigest ? Object.entries(record.agreed) : [])
   const byName = ([a]: [string, string], [b]: [string, string]) => a.localeCompare(b)
-  const before = JSON.stringify([...agreed].sort(byName))
   return {
     agreed: (repository, digest) => agreed.get(repository) === digest,
     add: (repository, digest) => agreed.set(repository, digest),
-    save: (repositories) => {
-      const kept = [...agreed].filter(([repository]) => repositories.includes(repository)).sort(byName)
-      if (process.env.CI || (record?.model === modelDigest && JSON.stringify(kept) === before)) return
-      fs.mkdirSync(path.dirname(file), {recursive: true})
-      fs.writeFileSync(file, `${JSON.stringify({model: modelDigest, agreed: Object.fromEntries(kept)}, null, 2)}\n`)
-    }
+    save: (repositories) => writeRecord(file, {model: modelDigest, agreed: Object.fromEntries([...agreed].filter(([repository]) => repositories.includes(repository)).sort(byName))})
   }
 }
 
@@ -179,15 +174,18 @@ export function checkCorpusPart(part: number): void {
     const record = agreementRecord(part)
     it.each(repositories)('%s: the model reads code, headings and kinds as from remark\'s tree', (repository) => {
       const root = path.join(corpus, repository, '.planning')
-      const files = markdownFiles(repository).map((file) => ({file, text: fs.readFileSync(path.join(root, file), 'utf8')}))
+      const files = markdownFiles(repository).map((file) => {
+        const text = fs.readFileSync(path.join(root, file), 'utf8')
+        return {file, text, hash: createHash('sha1').update(text).digest('hex')}
+      })
       const digest = createHash('sha1')
-      for (const {file, text} of files) digest.update(file).update('\0').update(createHash('sha1').update(text).digest('hex'))
+      for (const {file, hash} of files) digest.update(file).update('\0').update(hash)
       const repositoryDigest = digest.digest('hex')
       if (record.agreed(repository, repositoryDigest)) return
       const {readings, save} = remarkReadings(repository)
       const differences: string[] = []
-      for (const {file, text} of files) {
-        const key = `${file}\0${createHash('sha1').update(text).digest('hex')}`
+      for (const {file, text, hash} of files) {
+        const key = `${file}\0${hash}`
         let remarkReading = readings.get(key)
         if (!remarkReading) readings.set(key, (remarkReading = commonMarkReading(buildDocument(text, path.join(root, file), parseMarkdown(text)))))
         const scanned = buildDocument(text, path.join(root, file))
