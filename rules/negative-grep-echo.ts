@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {child, type Element} from '../src/model/markup.js'
 import type {PlanDocument} from '../src/model/document.js'
-import {blankTags, elementsNamed, isGlob, lineOf, normalizePath, pathCovers, pathEntries, plainText} from '../src/plan.js'
+import {blankTags, elementsNamed, isGlob, lineOf, normalizePath, pathCovers, pathEntries, plainText, trimChars} from '../src/plan.js'
 import {defineRule} from '../src/rule.js'
 import {countUpTo} from '../src/sorted.js'
 import {allowListed, endOfLine, grepCalls, grepTarget, invertsMatch, isRegionScoped, namesOldText, grepPatterns, negativeGreps, readsProgramOutput, shellSegments, shellView, type NegativeForm} from '../src/shell.js'
@@ -100,7 +100,7 @@ export default defineRule({
           (scope, index) =>
             writesInto(zone, scope) &&
             writtenBeforeCheck(zone.task, at, scope, fenced) &&
-            (destination === undefined || !readsOnlyElsewhere(scope, destination)) &&
+            (destination === undefined || !readsOnlyElsewhere(scope, destination, zone.files.includes(destination))) &&
             !removedLater(zone, scope, scope.task === undefined ? Infinity : (orderOf.get(scope.task) ?? Infinity), removals[index], life.writes)
         )
       })
@@ -282,8 +282,28 @@ const destinationFile = String.raw`(?:the\s+)?(?:file\s+)?[\x60'"]?([\w@~./()[\]
  * tried once per line.
  */
 const namesDestination = new RegExp(String.raw`${lineOpening}(?:(?:in|to|into|inside|create|update|edit|modify|open)\s+)?${destinationFile}(?:,[^:\n\x60]{0,60})?:`, 'i')
-/** The same after a verb, then a dash: "**Create `src/a.tsx`** — the client button", "Edit `a.ts` — append:". */
-const namesDestinationByDash = new RegExp(String.raw`${lineOpening}(?:in|to|into|create|update|edit|modify|open)\s+${destinationFile}\s[—–](?=\s)`, 'i')
+/**
+ * The same after a verb, then a dash: "**Create `src/a.tsx`** — the client
+ * button", "Edit `a.ts` — append:"; or a list item that opens with the file
+ * in backticks, then a dash ("- `a.ts` — call …"), unlike a sentence that
+ * runs on ("exactly as in" / "PATTERNS.md — both call …"). The file is in
+ * group 1 or 2.
+ */
+const namesDestinationByDash = new RegExp(
+  String.raw`${lineOpening}(?:in|to|into|create|update|edit|modify|open)\s+${destinationFile}\s[—–](?=\s)|^\s*(?:[-*+]\s+|\d+[.)]\s+)(?:\*\*)?\x60([\w@~./()[\]-]+\.[A-Za-z][A-Za-z0-9]{0,5})\x60(?:\*\*)?\s[—–](?=\s)`,
+  'i'
+)
+/** A sentence that opens with the file, then a verb of writing: "In `install.ts`, add `x` before the copy." */
+const namesDestinationInSentence = new RegExp(String.raw`${lineOpening}in\s+${destinationFile},?\s+(?=(?:add|insert|append|call|import|set|put|write|wrap|register|define|export|declare)\b)`, 'i')
+/** `namesDestinationInSentence`, when the rest of the line names no other file ("… Write `b.ts` …"), which its text may go to. */
+function soleDestinationInSentence(line: string): RegExpExecArray | null {
+  const named = namesDestinationInSentence.exec(line)
+  const words = named ? line.slice(named[0].length).split(/[\s`'"*(),;]+/) : []
+  return named && !words.some((word) => wholeFileName.test(withoutTrailingPunctuation(word))) ? named : null
+}
+
+/** A line that is only the file, as a label of the block under it: "**File: `src/a.ts`**", "`src/a.ts`". Not a list item, whose siblings are no block of it. */
+const namesDestinationAlone = new RegExp(String.raw`^\s*(?:\*\*)?(?:(?:file|path)\s*:\s*)?${destinationFile}\s*$`, 'i')
 
 /**
  * The parts of an action written to a named file: the rest of a line that
@@ -297,10 +317,10 @@ function namedDestinations(view: string, from: number, to: number, fenced: Range
   for (let start = from; start < to; ) {
     const end = Math.min(to, endOfLine(view, start))
     const line = view.slice(start, end)
-    const named = namesDestination.exec(line) ?? namesDestinationByDash.exec(line)
+    const named = namesDestination.exec(line) ?? namesDestinationByDash.exec(line) ?? soleDestinationInSentence(line) ?? namesDestinationAlone.exec(line)
     // "**In `cli.ts`:**": the emphasis that closes after the colon says nothing more.
     const rest = named ? line.slice(named[0].length).replace(/^[*_]{1,3}/, '') : ''
-    const namedFile = named ? ownPath(normalizePath(named[1]), files) : undefined
+    const namedFile = named ? ownPath(normalizePath(named[1] ?? named[2]), files) : undefined
     const goesOn = namedFile !== undefined && rest.trim() !== ''
     if (goesOn) destinations.push({range: [start + named![0].length, end], file: namedFile})
     // A line inside a fence is code, not a lead ("// In `a.ts`:" in a snippet).
@@ -415,18 +435,21 @@ function destinationOf(destinations: Array<{range: Range; file: string}>, at: nu
 /**
  * Whether a gate reads only a path that clearly does not hold `file`: not
  * the file or its folder, nor so when the gate's path is relative to a
- * subfolder (`app/x.py` of `backend/app/x.py`). Unsure is no.
+ * subfolder (`app/x.py` of `backend/app/x.py`). Unsure is no. `own`: the
+ * file is one the task lists, so a bare name is a file at the root.
  */
-function readsOnlyElsewhere(scope: Gate['scopes'][number], file: string): boolean {
+function readsOnlyElsewhere(scope: Gate['scopes'][number], file: string, own: boolean): boolean {
   if (!scope.alone || scope.file === undefined) return false
   const target = normalizePath(scope.file)
   // A file under /tmp is cut out of another file (`awk … f > /tmp/row.txt`): which one, the gate does not say.
   if (target.startsWith('/tmp/')) return false
+  // "`grep -c X ...`" names no path: the file of the grep before it, most likely.
+  if (!/\w/.test(target)) return false
   // A file named from a subfolder (`core/run.ts` of `src/core/run.ts`) may be the very file the gate reads.
   if (['', '.', './'].includes(target) || namesFile(file, target) || target.endsWith(`/${file}`)) return false
-  // A bare name (`core.py`) may lie in any folder the gate reads.
+  // A bare name (`core.py`) may lie in any folder the gate reads; one the task lists in `<files>` as it is lies at the root.
   const folder = target.endsWith('/') || !target.slice(target.lastIndexOf('/') + 1).includes('.')
-  if (!file.includes('/') && (folder || isGlob(target))) return false
+  if (!file.includes('/') && !own && (folder || isGlob(target))) return false
   if (isGlob(target)) return !pathCovers(`**/${target}`, file)
   return !file.endsWith(`/${target}`) && !file.includes(`/${target.replace(/\/?$/, '/')}`)
 }
@@ -434,7 +457,8 @@ function readsOnlyElsewhere(scope: Gate['scopes'][number], file: string): boolea
 /** Whether a grep reads more than `file` (`grep -rE X package.json lib`). */
 function readsMore(rest: string, file: string): boolean {
   const at = rest.indexOf(file)
-  return at !== -1 && /^['"]?\s+[^\s|&;)<>`'"-]/.test(rest.slice(at + file.length))
+  // A redirect (`2>/dev/null`) names no path the grep reads.
+  return at !== -1 && /^['"]?\s+(?!\d*>)[^\s|&;)<>`'"-]/.test(rest.slice(at + file.length))
 }
 
 /**
@@ -490,6 +514,8 @@ function markedOldCode(view: string, fence: Range): Range[] {
 /** Whether a line presents what follows it as the code to take out (`introducesOldCode`). */
 function presentsOldCode(text: string): boolean {
   const line = introText(text)
+  // "**Before**" or "#### Before" on its own line is a label, colon or not.
+  if (oldLabel.test(line)) return true
   if (!line.endsWith(':')) return false
   if (/^(?:\d+[.)]\s*)?(?:the\s+)?(?:before|old|original|current(?:ly)?|existing|expected output)\b/i.test(line) || /\(\s*(?:current(?:ly)?|existing)\b/i.test(line)) {
     return !/\b(?:after|new|final)\b/i.test(line)
@@ -498,6 +524,11 @@ function presentsOldCode(text: string): boolean {
   // "final" is no such word here: "replace the final line:" names the old line.
   return verb !== null && !/\b(?:with|to|into|by|as|add|insert|append|write|use|new|after|becomes?|por|con|par|avec|durch|mit)\b|[に为成]|(?:^|\s)на(?:\s|$)/i.test(line.slice(verb.index + verb[0].length))
 }
+
+/** A label of old code alone on its line, read as an introduction (`introText`): "Before", "Old (line 12)", no colon. */
+const oldLabel = /^(?:\d+[.)]\s*)?(?:before|old|original|current(?:ly)?|existing)(?:\s*\([^)\n]{0,80}\))?$/i
+/** A label of either part of a before/after pair alone on its line, with its colon or not. */
+const pairLabel = /^(?:\d+[.)]\s*)?(?:before|after|old|new|original|current(?:ly)?|existing|fixed|updated|replacement)(?:\s*\([^)\n]{0,80}\))?\s*:?$/i
 
 /** A line read as an introduction: its code spans and emphasis marks turned to spaces, trimmed. */
 function introText(text: string): string {
@@ -521,6 +552,7 @@ function presentsQuotedOldCode(text: string): boolean {
   return (
     /^(?:\d+[.)]\s*)?(?:the\s+)?(?:current|existing|old|original)\s+(?:code|state|version|implementation|text|contents?|lines?|block|snippet|function|body)\b/i.test(line) ||
     /^(?:\d+[.)]\s*)?(?:before|old|currently|current|original|existing|replace|find|locate)(?:\s*\([^)\n]*\))?\s*:$/i.test(line) ||
+    oldLabel.test(line) ||
     /^(?:\d+[.)]\s*)?(?:delete|remove)\b/i.test(line)
   )
 }
@@ -534,15 +566,29 @@ function presentsQuotedOldCode(text: string): boolean {
 function unfencedOldCode(view: string, from: number, to: number): Range[] {
   const blocks: Range[] = []
   let block: {start: number; indent: number} | undefined
+  // A label alone on its line ("**Before:**"): its indent, and whether blank lines followed it, until its code starts.
+  let label: {indent: number; blank: boolean} | undefined
   for (let start = from; start < to; ) {
     const end = Math.min(to, endOfLine(view, start))
     const line = view.slice(start, end)
     const indent = indentOf(line)
-    if (block !== undefined && (line.trim() === '' || /^\s*(?:`{3}|~{3})/.test(line) || (line.trimEnd().endsWith(':') && indent <= block.indent))) {
+    const fenceLine = /^\s*(?:`{3}|~{3})/.test(line)
+    if (label !== undefined) {
+      if (line.trim() === '') label.blank = true
+      else {
+        // After blank lines, only inline code or lines indented as code under the label are its code: prose is not.
+        const code = !fenceLine && (!label.blank || line.trimStart().startsWith('`') || indent >= label.indent + 4)
+        if (code) block = {start, indent: label.indent}
+        label = undefined
+      }
+    } else if (block !== undefined && (line.trim() === '' || fenceLine || (line.trimEnd().endsWith(':') && indent <= block.indent) || pairLabel.test(introText(line)))) {
       if (start > block.start) blocks.push([block.start, start])
       block = undefined
     }
-    if (block === undefined && presentsQuotedOldCode(line)) block = {start: end + 1, indent}
+    if (block === undefined && label === undefined && presentsQuotedOldCode(line)) {
+      if (pairLabel.test(introText(line))) label = {indent, blank: false}
+      else block = {start: end + 1, indent}
+    }
     start = end + 1
   }
   if (block !== undefined && to > block.start) blocks.push([block.start, to])
@@ -604,11 +650,44 @@ const stepSearchSaid = /(?:\n[ \t]*(?:[-*+>][ \t]+|\d+[.)][ \t]+|#+[ \t]+)?|[.:;
  */
 const searchGoesOn = /^(?!\w)[`'"]?(?:\*\*)?\s*(?:$|\n|(?:and|then)\s+(?:remove|delete|replace|fix|clean|strip|drop|resolve|rewrite|update)|(?:in|across|under|throughout)\s|(?:occurrences?|usages?|uses|references?|remnants?|leftovers?|calls?|imports?|mentions?|instances?|matches)\b)/i
 
+/** Words a search is named by, as a tool or a verb: "Run a Grep", "search src/", "rg". */
+const searchVerbs = new Set(['grep', 'rg', 'ripgrep', 'search', 'scan'])
+/** Words that say what a search looks for, right before it: "for", "to find", "the pattern", "that" ("grep that `X` is gone"). */
+const searchLinks = new Set(['for', 'find', 'locate', 'pattern', 'patterns', 'regex', 'that', 'que'])
+/** Words that may stand between a search and its link: "a Grep tool", "across src/", "occurrences of", "with the pattern". */
+const searchFillers = new Set(['a', 'an', 'the', 'tool', 'string', 'strings', 'literal', 'text', 'term', 'occurrences', 'occurrence', 'uses', 'usages', 'instances', 'references', 'calls', 'of', 'any', 'all', 'every', 'each', 'remaining', 'across', 'in', 'over', 'on', 'under', 'through', 'throughout', 'and', 'or', 'then', 'also', 'con', 'via', 'using'])
+/** Words that join a search to its link only after that link: "with the pattern", "to find". */
+const searchLinkLeads = new Set(['with', 'to'])
+
+/**
+ * Whether the text before a literal names it as what a search looks for,
+ * read back word by word so no pattern rescans it: "Run a
+ * Grep for the pattern `X`", "Use the Grep tool to find `X`", "Run a
+ * **Grep** (pattern `X`)", "grep for occurrences of `X`", and the later
+ * literals of a list ("for `A`, `B` and `X`", one a line after "Grep for:").
+ * A word of another kind ("wrap each hit in `X`") or a line break elsewhere ends the search.
+ */
+function searchLeadsTo(before: string): boolean {
+  const tokens = before.replace(/[`'"]$/, '').match(/`[^`\n]*`|[\w./*@-]+|\n|[^\s\w`]/g) ?? []
+  let linked = false
+  for (let index = tokens.length - 1; index >= 0 && index >= tokens.length - 24; index--) {
+    const token = tokens[index]
+    const word = trimChars(token, '`*').toLowerCase()
+    if (searchVerbs.has(word)) return linked
+    // A line break goes on only after "Grep for:" or an earlier literal of the list, one a line.
+    if (token === '\n') {
+      if (!/^(?::|,|`.*)$/.test(tokens[index - 1] ?? '')) return false
+    } else if (searchLinks.has(word)) linked = true
+    else if (searchLinkLeads.has(word) ? !linked : !(searchFillers.has(word) || token.startsWith('`') || /^[-+*(),:]$/.test(token) || /[/*]/.test(word) || wholeFileName.test(word))) return false
+  }
+  return false
+}
+
 /** Whether the literal at `at` is what the action tells the executor to search for; reads bounded spans around it. */
 function searchedFor(view: string, at: number, literal: string, from: number): boolean {
   const start = Math.max(from, at - 60)
   const before = view.slice(start, at)
-  if (searchSaid.test(before)) return true
+  if (searchSaid.test(before) || searchLeadsTo(view.slice(Math.max(from, at - 160), at))) return true
   // A newline marks where the line starts, so that the step's verb is seen there.
   const step = stepSearchSaid.exec(start === from || view[start - 1] === '\n' ? `\n${before}` : before)
   if (!step) return false
@@ -624,7 +703,8 @@ function searchedFor(view: string, at: number, literal: string, from: number): b
 function sentenceLine(view: string, at: number, from: number, to: number): string {
   const start = Math.max(from, view.lastIndexOf('\n', at) + 1)
   const line = view.slice(start, Math.min(to, endOfLine(view, at)))
-  if (start <= from || listItem.test(line)) return line
+  // A bold or heading label ("**Before:** `X`") starts its own sentence.
+  if (start <= from || listItem.test(line) || /^\s*(?:\*\*|__|#)/.test(line)) return line
   const previousStart = Math.max(from, view.lastIndexOf('\n', start - 2) + 1)
   const previous = view.slice(previousStart, start - 1)
   // A colon ends the sentence, unless it introduces the old text on this line ("Replace:" / "`X`").

@@ -336,3 +336,12 @@ export function closesAbsentElement(problem: MarkupProblem): problem is MarkupPr
   const written = problem.written
   return ![...descendants(taskOf(problem.element))].some((element) => element.name === written)
 }
+
+/** `text` without the characters of `chars` at either end (`**Grep**` → `Grep`), by index: a `[*]+$` pattern would rescan a run of them. */
+export function trimChars(text: string, chars: string): string {
+  let start = 0
+  let end = text.length
+  while (start < end && chars.includes(text[start])) start++
+  while (end > start && chars.includes(text[end - 1])) end--
+  return text.slice(start, end)
+}

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type {PlanGraph} from './graph/graph.js'
 import {normalizeNumber} from './graph/ids.js'
+import {trimChars} from './plan.js'
 
 /**
  * A requirement id as GSD writes them (`AUTH-01`, `SB-UX-08`, `HUNT-05-ADV`):
@@ -74,11 +75,7 @@ export function idFamily(id: string): string {
 
 /** A word's text without the separators around it (`AUTH-01.` at the end of a sentence is `AUTH-01`). */
 function trimSeparators(word: string): string {
-  let start = 0
-  let end = word.length
-  while (start < end && '-_.'.includes(word[start])) start++
-  while (end > start && '-_.'.includes(word[end - 1])) end--
-  return word.slice(start, end)
+  return trimChars(word, '-_.')
 }
 
 /** The words of a text that could be ids, upper-cased (split at anything an id cannot hold; `…` read as `..`). */

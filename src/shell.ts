@@ -287,15 +287,16 @@ export function readsProgramOutput(segment: string, call: GrepCall): boolean {
 }
 
 /**
- * A grep fed by a `sed -n` line range, an `awk` range or a grep with context
- * lines (`grep -A 4 'def test_' f | grep -c X`): it checks a region, not the
- * whole file.
+ * A grep fed by a `sed -n` line range, an `awk` range, `head` or `tail`, or a
+ * grep with context lines (`grep -A 4 'def test_' f | grep -c X`): it checks
+ * a region, not the whole file.
  */
 export function isRegionScoped(segment: string): boolean {
   const pipe = segment.lastIndexOf('|')
   if (pipe === -1) return false
   const before = segment.slice(0, pipe)
-  return /\bsed\s+-n\b/.test(before) || before.split('|').some((stage) => awkRange(stage) || grepContext(stage))
+  // `head`/`tail` read the first or last lines only.
+  return /\bsed\s+-n\b/.test(before) || before.split('|').some((stage) => awkRange(stage) || grepContext(stage) || /(?:^|[\s!("$`])(?:head|tail)\s/.test(stage))
 }
 
 /** Whether a pipeline stage is a grep that prints context lines (`-A 4`, `-nB2`, `--after-context=4`). */
@@ -410,7 +411,8 @@ export function endOfLine(text: string, from: number): number {
 /**
  * A line that names text to take away ("Replace X with Y", "remove X", "X →
  * Y", "change X to Y", "refactor X into Y", "rewrite X as Y", "X becomes Y",
- * "X is unused", "confirm no X remains", "no remaining X", "if X survived"),
+ * "X is unused", "confirm no X remains", "no remaining X", "if X survived",
+ * the value a file holds now: "(currently `X`)", "it currently says X"),
  * not text the task writes: the words in English, and by stem in
  * the other languages plans are written in: Spanish and Portuguese
  * (reemplazar, sustituir, substituir, eliminar, borrar, remover, en vez de),
@@ -423,7 +425,7 @@ export function namesOldText(line: string): boolean {
 }
 
 const takesAway =
-  /\b(replace[sd]?|replacing|remove[sd]?|removing|removal|delete[sd]?|deleting|deletion|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from|dead code|unused|obsolete|leftovers?|remnants?|rm|becomes?|zero (?:occurrences|matches|references|hits))\b|→|^\W*(?:from|old|before)\s*:|\b(?:chang|updat)(?:e[sd]?|ing)\b[^\n]{0,120}?\bto\b|\b(?:refactor|convert|rewrit|rewrote|switch|swap|turn)\w*\b[^\n]{0,120}?\b(?:to|into|as)\s+(?:an?\s+|the\s+)?[`'"]|[`"']\s*->\s*(?:[`"']|$)|\bno\b[^\n]{0,80}?\b(?:remains?|appears?|is left)\b|\b(?:any|no|zero|every|each|all|the)\s+(?:remaining|surviving|stray|lingering|residual)\b|\b(?:if|whether|any|no|none)\b[^\n]{0,80}?\bsurviv(?:e[sd]?|ing)\b/i
+  /\b(replace[sd]?|replacing|remove[sd]?|removing|removal|delete[sd]?|deleting|deletion|drop(s|ped)?(?!-)|rename[sd]?|strip(s|ped)?|instead of|no longer|get rid of|migrate (away )?from|dead code|unused|obsolete|leftovers?|remnants?|rm|becomes?|zero (?:occurrences|matches|references|hits))\b|→|^\W*(?:from|old|before)\s*:|\b(?:chang|updat)(?:e[sd]?|ing)\b[^\n]{0,120}?\bto\b|\b(?:refactor|convert|rewrit|rewrote|switch|swap|turn)\w*\b[^\n]{0,120}?\b(?:to|into|as)\s+(?:an?\s+|the\s+)?[`'"]|[`"']\s*->\s*(?:[`"']|$)|\bno\b[^\n]{0,80}?\b(?:remains?|appears?|is left)\b|\b(?:any|no|zero|every|each|all|the)\s+(?:remaining|surviving|stray|lingering|residual)\b|\b(?:if|whether|any|no|none)\b[^\n]{0,80}?\bsurviv(?:e[sd]?|ing)\b|\bcurrently\s+(?:(?:is|are|reads?|says?|set\s+to|shows?|holds?|contains?|returns?|equals?|at)\s+)?[`'"\d]|\bcurrently\s+(?:reads?|says?|shows?)\b/i
 const takesAwayElsewhere =
   /\b(?:reemplaz|sustitu|substitu|elimin|borr[aeoá]|remov|remplac|supprim|ersetz|entfern|lösch|en (?:vez|lugar) de|em vez de|au lieu de|statt)|замен|удал|вместо|替换|替代|删|移除|去掉|去除|改为|改成|换成|解除|置き換|削除|代わりに/i
 
