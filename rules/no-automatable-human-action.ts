@@ -139,9 +139,15 @@ const builtInWork: AutomatableWork[] = [
   {pattern: String.raw`\b(sql[ -]?editor|supabase studio)\b`, work: 'run SQL in a web SQL editor', tool: '`supabase db push` or psql', unless: String.raw`\b(applied|ran|executed|aplicad[ao]s?|ejecutad[ao]s?)\b`},
   {
     // Not a bare "Commit …": a commit of the results file closes many tasks whose work is a person's (testing on a phone, recording a video).
-    pattern: String.raw`\b(push|merge)(es|ed|ing)?\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?|pr|pull request)\b|\b(open|close|edit|publish)(s|es|ed)?\b[^.\n]{0,20}\b(pr|pull request|release)\b|\bcreate(s|d)?\b[^.\n]{0,30}\bbranch\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\b(repository|repo) name\b[^.\n]{0,40}\b(rename|change|set)\b|\brename\b[^.\n]{0,40}\bgithub\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\b(enable|configure|set up|turn on)\b[^.\n]{0,30}\bdependabot\b`,
+    pattern: String.raw`\b(push|merge)(es|ed|ing)?\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?)\b|\bcreate(s|d)?\b[^.\n]{0,30}\bbranch\b`,
     work: 'do git work (commit, push, merge)',
     tool: 'git and gh'
+  },
+  // What is done on GitHub itself, not in git: its pull requests, releases, workflow runs and repository settings (`gh pr`, `gh release`, `gh workflow run`, `gh repo rename`).
+  {
+    pattern: String.raw`\b(push|merge)(es|ed|ing)?\b[^.\n]{0,20}\b(pr|pull request)\b|\b(open|close|edit|publish)(s|es|ed)?\b[^.\n]{0,20}\b(pr|pull request|release)\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\b(repository|repo) name\b[^.\n]{0,40}\b(rename|change|set)\b|\brename\b[^.\n]{0,40}\bgithub\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\b(enable|configure|set up|turn on)\b[^.\n]{0,30}\bdependabot\b`,
+    work: 'do GitHub work (pull requests, releases, workflow runs, repository settings)',
+    tool: 'gh'
   },
   // A dashboard setting the service's API or CLI sets, where the plan names it: a DNS record, SMTP host/port/sender, auth URLs.
   // A record named by its type alone ("add a TXT entry", a table row `| CNAME | app | … |` under "add these records:"), not a file's extension (`robots.txt`).
@@ -464,10 +470,13 @@ const reviews = /\b(review\w*|approv\w*|maintainer|sign[- ]?off|one-way|irrevers
 
 /**
  * A release trigger only a maintainer may pull, review or not: a release
- * commit (`Release-As: 2.0.0`, read by release-please) and the merge of the
- * release PR that publishes. The authority is theirs, not a step to automate.
+ * commit (`Release-As: 2.0.0`, read by release-please), the merge of the
+ * release PR that publishes, and the run of the release workflow ("trigger the
+ * Release workflow", `gh workflow run release.yml`). The authority is theirs,
+ * not a step to automate.
  */
-const releaseTrigger = /\brelease-as:|\b(?:merge|approve)\b[^.\n]{0,40}\b(?:release[- ]please|release|version packages)\b[^.\n]{0,12}\b(?:prs?|pull requests?)\b/i
+const releaseTrigger =
+  /\brelease-as:|\b(?:merge|approve)\b[^.\n]{0,40}\b(?:release[- ]please|release|version packages)\b[^.\n]{0,12}\b(?:prs?|pull requests?)\b|\b(?:trigger|run|dispatch|start|kick off)\w{0,3}\b[^.\n]{0,30}\b(?:release|publish)\w{0,3}\b(?:\.ya?ml\b)?[^.\n]{0,20}\bworkflows?\b|\bgh workflow run [\w-]{0,30}(?:release|publish)/i
 
 /**
  * A line asking the person for a value (an id, a name, a branch): a read-only
@@ -482,8 +491,11 @@ const maintainerReview = /\bmaintainer\b[^.\n]{0,20}\b(review|approv|sign)/i
 /** A line that heads a part of the task: a Markdown heading, a bold line, a `【…】` line. */
 const headingLine = /^\s*(?:#{1,6}\s|\*\*[^*\n]+\*\*[:：]?\s*$|【[^】\n]*】\s*$)/
 
-/** A line that titles a part of the task: a Markdown heading or a `=== … ===` banner (not a bold line, which may be a step: "**Step 1 — Apply the migration.**"). */
-const titleLine = /^\s*(?:#{1,6}\s|={2,}[^=\n]{1,80}={2,}\s*$)/
+/**
+ * A line that titles a part of the task: a Markdown heading, a `=== … ===` banner, or a bold label ending in a colon over the steps it names
+ * ("**Action A — Deploy the function:**"); not another bold line, which may be a step: "**Step 1 — Apply the migration.**".
+ */
+const titleLine = /^\s*(?:#{1,6}\s|={2,}[^=\n]{1,80}={2,}\s*$|\*\*[^*\n]{1,120}(?:[:：]\*\*|\*\*[:：])\s*$)/
 
 /** A list item, a table row or a `Key: value` setting line: read with the line that introduces it. */
 const itemLine = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)|^\s*[\w][\w ./()-]{0,30}:\s+\S/
@@ -875,9 +887,9 @@ export default defineRule<Options>({
         const asking = blanked(sentence.text, sentence.start, described)
         const read = lead === '' ? asking : `${lead} ${asking}`
         const item = work.find((candidate) => {
-          // In a gate, the git work (merging the release PR) and the reading before it are the gate itself.
+          // In a gate, the git and GitHub work (merging the release PR) and the reading before it are the gate itself.
           if (asksApproval && candidate.despiteApproval !== true) return false
-          if ((releaseGate && candidate.work.startsWith('do git work')) || (gate && candidate.work.startsWith('read files'))) return false
+          if ((releaseGate && (candidate.work.startsWith('do git work') || candidate.work.startsWith('do GitHub work'))) || (gate && candidate.work.startsWith('read files'))) return false
           // The sentence asks it by itself, or with its lead ("Add these records:" and "| TXT | … |"); what the lead asks by itself it asks once, as its own sentence.
           const [sentenceRead, withLead, leadRead] = candidate.outsideCode === true ? [outsideSpans(asking), outsideSpans(read), outsideSpans(lead)] : [asking, read, lead]
           const alone = candidate.regexp.test(sentenceRead)
