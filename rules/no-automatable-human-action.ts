@@ -256,9 +256,8 @@ const recordsOwnObservation = (text: string, worksElsewhere: boolean) =>
 /** A forbidding word just before the work's verb ("Do NOT run the full script", "never `npm run build`"): it forbids the work, not asks it; "do not forget to run" asks it. */
 const forbidsWork = /(?:\bnot|\bnever|n't|\bavoid|\bwithout)\b(?![^.;,\n]{0,16}\b(?:forget|fail|skip|hesitate|miss|neglect)\b)[^.;,\n]{0,16}$/i
 
-/** Whether `regexp`'s first match in `sentence` stands after a forbidding word. */
-function forbidden(sentence: string, regexp: RegExp): boolean {
-  const index = regexp.exec(sentence)?.index ?? 0
+/** Whether the work's verb, the first match of its pattern in `sentence` at `index`, stands after a forbidding word. */
+function forbidden(sentence: string, index: number): boolean {
   return forbidsWork.test(sentence.slice(Math.max(0, index - 24), index))
 }
 
@@ -686,9 +685,8 @@ function proseOf(document: PlanDocument): string {
 const sentenceOpening = /^\s*(?:(?:[-*+>]|\d+[.)])\s*)?$/
 const clauseOpening = /(?:[,;:(]|\b(?:then|and|please|now|first|next|also|to))\s*$/i
 
-/** Whether `regexp`'s first match in `sentence` opens it or a clause of it, as the verb of an imperative does; "After this rename, it lives at …" names the work and asks nothing. */
-function asksImperatively(sentence: string, regexp: RegExp): boolean {
-  const index = regexp.exec(sentence)?.index ?? 0
+/** Whether the work's verb, the first match of its pattern in `sentence` at `index`, opens the sentence or a clause of it, as the verb of an imperative does; "After this rename, it lives at …" names the work and asks nothing. */
+function asksImperatively(sentence: string, index: number): boolean {
   // Only a few words before the verb are read, so a long sentence costs no more.
   const before = sentence.slice(Math.max(0, index - 16), index)
   return (index <= 16 && sentenceOpening.test(before)) || clauseOpening.test(before)
@@ -883,11 +881,13 @@ export default defineRule<Options>({
           const alone = candidate.regexp.test(sentenceRead)
           if (!alone && !(lead !== '' && candidate.regexp.test(withLead) && !candidate.regexp.test(leadRead))) return false
           const basis = alone ? asking : read
-          if (inContext && !asksImperatively(basis, candidate.regexp)) return false
+          // Where the work's verb stands, read by both the imperative and the forbidding test.
+          const verbAt = candidate.regexp.exec(basis)?.index ?? 0
+          if (inContext && !asksImperatively(basis, verbAt)) return false
           // In an auth gate, the rerun of a script or a run the fresh credential unblocks is the gate's retry.
           if (authGate && candidate.tool === 'the Bash tool' && candidate.work.startsWith('run') && reruns.test(basis)) return false
           if (candidate.work === 'create or edit files' && (namesOnly(basis, agentOwns) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(basis, (file) => releaseFiles.has(file))))) return false
-          if (forbidden(basis, candidate.regexp)) return false
+          if (forbidden(basis, verbAt)) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
             (candidate.despiteLogin === true || !login.test(basis)) &&
