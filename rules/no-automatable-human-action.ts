@@ -820,27 +820,31 @@ export default defineRule<Options>({
       const gitOrGh = given.filter((command) => ['git', 'gh'].includes(command.words[0]))
       const landed = confirmsLanded(asked) && gitOrGh.every(isLookup)
       const looksBeforeDeciding = (command: CommandAsk) => isLookup(command) && (gate || (landed && ['git', 'gh'].includes(command.words[0])))
-      // A read-only command on a line that asks for a value is a look-up asked for, run verb or not ("Find the branch (`gh repo view`)").
-      const looksUp = (command: CommandAsk) => isLookup(command) && lines.test(looksUpValue, sentenceOf(command, sentenceEndsOf(command.context)))
-      const commands = given.filter(
-        (command: CommandAsk) =>
-          (isRunAsk(command, lines) || (command.form === 'span' && looksUp(command))) &&
+      const commands = given.filter((command: CommandAsk) => {
+        // The command's sentence, worked out on first use and once for every test that reads it.
+        let sentence: string | undefined
+        const sentenceOfCommand = () => (sentence ??= sentenceOf(command, sentenceEndsOf(command.context)))
+        // A read-only command on a line that asks for a value is a look-up asked for, run verb or not ("Find the branch (`gh repo view`)").
+        const looksUp = () => isLookup(command) && lines.test(looksUpValue, sentenceOfCommand())
+        return (
+          (isRunAsk(command, lines) || (command.form === 'span' && looksUp())) &&
           !looksBeforeDeciding(command) &&
           !isDescribed(command.range[0]) &&
           !namesScriptFile(command, overDocument.lead(command.range[0], rangeOf(command.range[0]))) &&
           !isReleaseAct(command.words, {registryOnly: !releaseGate}) &&
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
-          !(logsIn && isLoginCheck(command.words) && !looksUp(command)) &&
-          !staleSession.test(sentenceOf(command, sentenceEndsOf(command.context))) &&
-          !(authGate && reruns.test(sentenceOf(command, sentenceEndsOf(command.context)))) &&
+          !(logsIn && isLoginCheck(command.words) && !looksUp()) &&
+          !staleSession.test(sentenceOfCommand()) &&
+          !(authGate && reruns.test(sentenceOfCommand())) &&
           !handlesSecret(command.words) &&
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
           !lines.testWithout(agentDoes, command) &&
           !lines.test(deviceWords, command.context) &&
           !isTheirs.has(command.range) &&
           !legitimate.slice(builtInLegitimate.length).some((pattern) => lines.test(pattern, command.context))
-      )
+        )
+      })
       const sentences = ranges.flatMap(([start, end]) => sentencesIn(proseText, start, end)).map(handedOver)
       // A task's `<context>` mostly says how things stand (now, or after the change): only its imperatives ask.
       const contexts = new SortedRanges(task.children.filter((child) => child.name === 'context').map((child) => child.contentRange))
