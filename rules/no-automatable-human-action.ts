@@ -264,9 +264,8 @@ function forbidden(sentence: string, index: number): boolean {
 /** The files a maintainer's release commit touches (the release-please manifest and config, the changelog): editing them prepares the release. */
 const releaseFiles: ReadonlySet<string> = new Set(['release-please-manifest.json', 'release-please-config.json', 'changelog.md'])
 
-/** Whether a text names files, and only files `owns` holds (`fileNames`): read once. */
-function namesOnly(text: string, owns: (file: string) => boolean): boolean {
-  const named = fileNames(text)
+/** Whether a text's file names (`fileNames`) are some, and all of them files `owns` holds. */
+function namesOnly(named: readonly string[], owns: (file: string) => boolean): boolean {
   return named.length > 0 && named.every(owns)
 }
 
@@ -890,7 +889,10 @@ export default defineRule<Options>({
           if (inContext && !asksImperatively(basis, verbAt)) return false
           // In an auth gate, the rerun of a script or a run the fresh credential unblocks is the gate's retry.
           if (authGate && candidate.tool === 'the Bash tool' && candidate.work.startsWith('run') && reruns.test(basis)) return false
-          if (candidate.work === 'create or edit files' && (namesOnly(basis, agentOwns) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(basis, (file) => releaseFiles.has(file))))) return false
+          if (candidate.work === 'create or edit files') {
+            const named = fileNames(basis)
+            if (namesOnly(named, agentOwns) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(named, (file) => releaseFiles.has(file)))) return false
+          }
           if (forbidden(basis, verbAt)) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
