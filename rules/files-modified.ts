@@ -3,6 +3,7 @@ import {yamlErrorIn} from '../src/model/frontmatter.js'
 import {child, descendants, type Element} from '../src/model/markup.js'
 import {andList, blankTags, filesModified, normalizePath, outsideRepository, pathCovers, sameFile, taskPaths, taskTitle, taskType, withoutTaskNumber, type PathEntry} from '../src/plan.js'
 import {firstAtLeast, SortedRanges} from '../src/model/text.js'
+import {pushTo} from '../src/lists.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -506,11 +507,7 @@ export default defineRule<Options>({
     // A task that only reads, runs or checks a file does not write it: no plan collides on it.
     // Each task's work and paths, found once a task: a plan of thousands of tasks is read once, not once a path.
     const pathsOf = new Map<Element, string[]>()
-    for (const entry of named) {
-      const paths = pathsOf.get(entry.task)
-      if (paths) paths.push(entry.path)
-      else pathsOf.set(entry.task, [entry.path])
-    }
+    for (const entry of named) pushTo(pathsOf, entry.task, entry.path)
     const work = new Map([...pathsOf.keys()].map((task) => [task, workLines(document, task)]))
     const readOnlyTasks = new Set([...pathsOf].filter(([task, paths]) => readsOnly(document, task, work.get(task) ?? [], paths)).map(([task]) => task))
     const onlyRead = (entry: (typeof named)[number]) => readOnlyTasks.has(entry.task) || onlyReadsFile(entry.task, work.get(entry.task) ?? [], entry.path)

@@ -256,18 +256,16 @@ const recordsOwnObservation = (text: string, worksElsewhere: boolean) =>
 /** A forbidding word just before the work's verb ("Do NOT run the full script", "never `npm run build`"): it forbids the work, not asks it; "do not forget to run" asks it. */
 const forbidsWork = /(?:\bnot|\bnever|n't|\bavoid|\bwithout)\b(?![^.;,\n]{0,16}\b(?:forget|fail|skip|hesitate|miss|neglect)\b)[^.;,\n]{0,16}$/i
 
-/** Whether `regexp`'s first match in `sentence` stands after a forbidding word. */
-function forbidden(sentence: string, regexp: RegExp): boolean {
-  const index = regexp.exec(sentence)?.index ?? 0
+/** Whether the work's verb, the first match of its pattern in `sentence` at `index`, stands after a forbidding word. */
+function forbidden(sentence: string, index: number): boolean {
   return forbidsWork.test(sentence.slice(Math.max(0, index - 24), index))
 }
 
 /** The files a maintainer's release commit touches (the release-please manifest and config, the changelog): editing them prepares the release. */
 const releaseFiles: ReadonlySet<string> = new Set(['release-please-manifest.json', 'release-please-config.json', 'changelog.md'])
 
-/** Whether a text names files, and only files `owns` holds (`fileNames`): read once. */
-function namesOnly(text: string, owns: (file: string) => boolean): boolean {
-  const named = fileNames(text)
+/** Whether a text's file names (`fileNames`) are some, and all of them files `owns` holds. */
+function namesOnly(named: readonly string[], owns: (file: string) => boolean): boolean {
   return named.length > 0 && named.every(owns)
 }
 
@@ -686,9 +684,8 @@ function proseOf(document: PlanDocument): string {
 const sentenceOpening = /^\s*(?:(?:[-*+>]|\d+[.)])\s*)?$/
 const clauseOpening = /(?:[,;:(]|\b(?:then|and|please|now|first|next|also|to))\s*$/i
 
-/** Whether `regexp`'s first match in `sentence` opens it or a clause of it, as the verb of an imperative does; "After this rename, it lives at …" names the work and asks nothing. */
-function asksImperatively(sentence: string, regexp: RegExp): boolean {
-  const index = regexp.exec(sentence)?.index ?? 0
+/** Whether the work's verb, the first match of its pattern in `sentence` at `index`, opens the sentence or a clause of it, as the verb of an imperative does; "After this rename, it lives at …" names the work and asks nothing. */
+function asksImperatively(sentence: string, index: number): boolean {
   // Only a few words before the verb are read, so a long sentence costs no more.
   const before = sentence.slice(Math.max(0, index - 16), index)
   return (index <= 16 && sentenceOpening.test(before)) || clauseOpening.test(before)
@@ -822,27 +819,31 @@ export default defineRule<Options>({
       const gitOrGh = given.filter((command) => ['git', 'gh'].includes(command.words[0]))
       const landed = confirmsLanded(asked) && gitOrGh.every(isLookup)
       const looksBeforeDeciding = (command: CommandAsk) => isLookup(command) && (gate || (landed && ['git', 'gh'].includes(command.words[0])))
-      // A read-only command on a line that asks for a value is a look-up asked for, run verb or not ("Find the branch (`gh repo view`)").
-      const looksUp = (command: CommandAsk) => isLookup(command) && lines.test(looksUpValue, sentenceOf(command, sentenceEndsOf(command.context)))
-      const commands = given.filter(
-        (command: CommandAsk) =>
-          (isRunAsk(command, lines) || (command.form === 'span' && looksUp(command))) &&
+      const commands = given.filter((command: CommandAsk) => {
+        // The command's sentence, worked out on first use and once for every test that reads it.
+        let sentence: string | undefined
+        const sentenceOfCommand = () => (sentence ??= sentenceOf(command, sentenceEndsOf(command.context)))
+        // A read-only command on a line that asks for a value is a look-up asked for, run verb or not ("Find the branch (`gh repo view`)").
+        const looksUp = () => isLookup(command) && lines.test(looksUpValue, sentenceOfCommand())
+        return (
+          (isRunAsk(command, lines) || (command.form === 'span' && looksUp())) &&
           !looksBeforeDeciding(command) &&
           !isDescribed(command.range[0]) &&
           !namesScriptFile(command, overDocument.lead(command.range[0], rangeOf(command.range[0]))) &&
           !isReleaseAct(command.words, {registryOnly: !releaseGate}) &&
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
-          !(logsIn && isLoginCheck(command.words) && !looksUp(command)) &&
-          !staleSession.test(sentenceOf(command, sentenceEndsOf(command.context))) &&
-          !(authGate && reruns.test(sentenceOf(command, sentenceEndsOf(command.context)))) &&
+          !(logsIn && isLoginCheck(command.words) && !looksUp()) &&
+          !staleSession.test(sentenceOfCommand()) &&
+          !(authGate && reruns.test(sentenceOfCommand())) &&
           !handlesSecret(command.words) &&
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
           !lines.testWithout(agentDoes, command) &&
           !lines.test(deviceWords, command.context) &&
           !isTheirs.has(command.range) &&
           !legitimate.slice(builtInLegitimate.length).some((pattern) => lines.test(pattern, command.context))
-      )
+        )
+      })
       const sentences = ranges.flatMap(([start, end]) => sentencesIn(proseText, start, end)).map(handedOver)
       // A task's `<context>` mostly says how things stand (now, or after the change): only its imperatives ask.
       const contexts = new SortedRanges(task.children.filter((child) => child.name === 'context').map((child) => child.contentRange))
@@ -883,11 +884,16 @@ export default defineRule<Options>({
           const alone = candidate.regexp.test(sentenceRead)
           if (!alone && !(lead !== '' && candidate.regexp.test(withLead) && !candidate.regexp.test(leadRead))) return false
           const basis = alone ? asking : read
-          if (inContext && !asksImperatively(basis, candidate.regexp)) return false
+          // Where the work's verb stands, read by both the imperative and the forbidding test.
+          const verbAt = candidate.regexp.exec(basis)?.index ?? 0
+          if (inContext && !asksImperatively(basis, verbAt)) return false
           // In an auth gate, the rerun of a script or a run the fresh credential unblocks is the gate's retry.
           if (authGate && candidate.tool === 'the Bash tool' && candidate.work.startsWith('run') && reruns.test(basis)) return false
-          if (candidate.work === 'create or edit files' && (namesOnly(basis, agentOwns) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(basis, (file) => releaseFiles.has(file))))) return false
-          if (forbidden(basis, candidate.regexp)) return false
+          if (candidate.work === 'create or edit files') {
+            const named = fileNames(basis)
+            if (namesOnly(named, agentOwns) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(named, (file) => releaseFiles.has(file)))) return false
+          }
+          if (forbidden(basis, verbAt)) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
             (candidate.despiteLogin === true || !login.test(basis)) &&
