@@ -1,8 +1,9 @@
 import type {PlanDocument} from '../src/model/document.js'
 import {yamlErrorIn} from '../src/model/frontmatter.js'
 import {child, descendants, type Element} from '../src/model/markup.js'
-import {andList, blankTags, filesModified, normalizePath, pathCovers, sameFile, taskPaths, taskTitle, taskType, withoutTaskNumber, type PathEntry} from '../src/plan.js'
+import {andList, blankTags, filesModified, normalizePath, outsideRepository, pathCovers, sameFile, taskPaths, taskTitle, taskType, withoutTaskNumber, type PathEntry} from '../src/plan.js'
 import {firstAtLeast, SortedRanges} from '../src/model/text.js'
+import {pushTo} from '../src/lists.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -226,8 +227,28 @@ function bracketOpen(line: string, close: number, floor: number): number {
   return -1
 }
 
-/** Where a line names a file: the path, or a shorter or longer form of it (`route.ts`, `app/api/route.ts`, `/root/app/src/app/api/route.ts`), not another file of the same name. */
+/** A file name's stem in code's case, with a capital inside it (`jsonldFramer`, `MailQueue`): no word of prose. */
+const codeCaseStem = /^[A-Za-z][A-Za-z0-9]{0,80}$/
+
+/**
+ * Where a line names a file: the path, or a shorter or longer form of it (`route.ts`, `app/api/route.ts`,
+ * `/root/app/src/app/api/route.ts`), not another file of the same name; and its stem in code's case on its own
+ * (`exercise jsonldFramer`), as code and the prose about it name a module.
+ */
 function fileMentions(line: string, path: string): Array<[number, number]> {
+  const found = pathMentions(line, path)
+  const file = normalizePath(path)
+  const base = file.slice(file.lastIndexOf('/') + 1)
+  const stem = base.replace(/\.[^.]*$/, '')
+  // A folder's or an extension-less file's name is named by its path only.
+  if (stem === base || stem.length < 6 || !codeCaseStem.test(stem) || !/[a-z][A-Z]/.test(stem)) return found
+  const stems = wordPlaces(line, stem)
+  if (stems.length === 0) return found
+  return [...found, ...stems].sort((a, b) => a[0] - b[0])
+}
+
+/** Where a line names a file by its path, or a shorter or longer form of it. */
+function pathMentions(line: string, path: string): Array<[number, number]> {
   const file = normalizePath(path)
   const base = file.slice(file.lastIndexOf('/') + 1)
   // A name without an extension (`Makefile`, `build`) is also a word of prose: only the whole path names the file.
@@ -277,9 +298,12 @@ function importsOf(line: string, path: string): Array<[number, number]> {
   return found
 }
 
-/** Words before a file that point the reader to it: "importing the type from", "see", "mirror the pattern in", "as in". */
+/**
+ * Words before a file that point the reader to it: "importing the type from", "the tests import", "exercise", "see", "mirror
+ * the pattern in", "as in", "use the existing mock in" (a helper there already, used as it is).
+ */
 const pointsTo =
-  /(?:\bimport(?:s|ed|ing)?\b[^\n.;]{0,60}?\bfrom|\b(?:see|refer to|consult|as in|(?:mirror|follow|match)(?:s|ed|ing|es)?(?: the [\w -]{0,30}? (?:in|of|from))?|based on|copied from|same as|(?:patterns?|approach|conventions?|examples?|style|shape) (?:in|of|from|used in)))\s?\(?[`'"]?$/i
+  /(?:\bimport(?:s|ed|ing)?(?:\b[^\n.;]{0,60}?\bfrom)?|\bexercis(?:e|es|ed|ing)|\b(?:(?:re)?us(?:e|es|ed|ing)|with) (?:the |an? )?existing(?: [\w -]{0,30}? (?:in|from|at|of))?|\b(?:see|refer to|consult|as in|(?:mirror|follow|match)(?:s|ed|ing|es)?(?: the [\w -]{0,30}? (?:in|of|from))?|based on|copied from|same as|(?:patterns?|approach|conventions?|examples?|style|shape) (?:in|of|from|used in)))\s?\(?[`'"]?$/i
 
 /**
  * A test runner's command (`pytest`, `npx vitest run`, `go test`, `node --test`, `npm run test:unit --`): the paths right
@@ -387,12 +411,24 @@ function asksForTests(lines: string[]): boolean {
   })
 }
 
-/** Whether a line names a word (a file's name without its extension, `R2Service`) on its own, not inside a longer name or path. */
-function namesWord(line: string, word: string): boolean {
+/**
+ * Where a line names a word (a file's name without its extension, `R2Service`) on its own: not inside a longer name or
+ * path, nor as the start of a file name (`R2Service.ts`, `R2Service.test.ts`, which name their files); a sentence's
+ * full stop may follow it.
+ */
+function wordPlaces(line: string, word: string): Array<[number, number]> {
+  const found: Array<[number, number]> = []
   for (let at = line.indexOf(word); at !== -1; at = line.indexOf(word, at + 1)) {
-    if (!/[\w./-]/.test(line[at - 1] ?? '') && !/[\w-]/.test(line[at + word.length] ?? '')) return true
+    const next = line[at + word.length] ?? ''
+    if (/[\w./-]/.test(line[at - 1] ?? '') || /[\w-]/.test(next) || (next === '.' && /\w/.test(line[at + word.length + 1] ?? ''))) continue
+    found.push([at, at + word.length])
   }
-  return false
+  return found
+}
+
+/** Whether a line names a word on its own (`wordPlaces`). */
+function namesWord(line: string, word: string): boolean {
+  return wordPlaces(line, word).length > 0
 }
 
 /** Whether a task only reads or runs one of its files: each line of its work naming the file reads, runs, imports or points to it, and none edits it. */
@@ -453,8 +489,9 @@ export default defineRule<Options>({
     if (!frontmatter?.entries.has('files_modified')) return
     // What a list YAML could not read declares is unknown: frontmatter-schema reports the error.
     if (declaringKeys.some((key) => yamlErrorIn(frontmatter, key))) return
-    // Planning artifacts (`.planning/…/01-02-SUMMARY.md`) belong to one plan; no parallel plan edits them.
-    const source = (entry: {path: string}) => !/^(\.\/)?\.planning\//.test(entry.path)
+    // Planning artifacts (`.planning/…/01-02-SUMMARY.md`) belong to one plan; no parallel plan edits them. A file outside the
+    // repository (`/tmp/shot.png`) is in no worktree: no merge collides on it.
+    const source = (entry: {path: string}) => !/^(\.\/)?\.planning\//.test(entry.path) && !outsideRepository(entry.path)
     const declared = declaringKeys.flatMap((key) => filesModified(document, key)).filter(source)
     const named = taskPaths(document, 'files').filter(source)
     // Files the plan declares it only reads (`files_referenced_readonly: [...]`) are unwritten by its author's word.
@@ -470,11 +507,7 @@ export default defineRule<Options>({
     // A task that only reads, runs or checks a file does not write it: no plan collides on it.
     // Each task's work and paths, found once a task: a plan of thousands of tasks is read once, not once a path.
     const pathsOf = new Map<Element, string[]>()
-    for (const entry of named) {
-      const paths = pathsOf.get(entry.task)
-      if (paths) paths.push(entry.path)
-      else pathsOf.set(entry.task, [entry.path])
-    }
+    for (const entry of named) pushTo(pathsOf, entry.task, entry.path)
     const work = new Map([...pathsOf.keys()].map((task) => [task, workLines(document, task)]))
     const readOnlyTasks = new Set([...pathsOf].filter(([task, paths]) => readsOnly(document, task, work.get(task) ?? [], paths)).map(([task]) => task))
     const onlyRead = (entry: (typeof named)[number]) => readOnlyTasks.has(entry.task) || onlyReadsFile(entry.task, work.get(entry.task) ?? [], entry.path)

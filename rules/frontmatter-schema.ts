@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {isScalar} from 'yaml'
 import {onlyNearMiss} from '../src/distance.js'
-import {htmlCommentsIn, opensFrontmatter, parseFrontmatter, withYamlComments, type Frontmatter, type FrontmatterEntry, type YamlProblem} from '../src/model/frontmatter.js'
+import {opensFrontmatter, parseFrontmatter, withYamlComments, type Frontmatter, type FrontmatterEntry, type YamlProblem} from '../src/model/frontmatter.js'
 import {checkOptionalKeys} from '../src/frontmatter-keys.js'
 import {isQuickTask, sliceOf, type PlanDocument} from '../src/model/document.js'
 import {lineRanges, type Range} from '../src/model/text.js'
@@ -251,7 +251,7 @@ export default defineRule<Options>({
       return
     }
     // One cause, one message: each HTML comment is told at its line, and the rest is read as if it were a YAML comment.
-    const comments = htmlCommentsIn(parsed, document.text)
+    const comments = document.frontmatterComments
     for (const comment of comments) report(htmlCommentFinding(document, comment))
     const frontmatter: Frontmatter = (comments.length > 0 ? parseFrontmatter(withYamlComments(document.text, comments)) : undefined) ?? parsed
     const errors = rootErrors(document, frontmatter, withYamlComments(document.text, comments))

@@ -4,6 +4,7 @@ import type {Range} from '../src/model/text.js'
 import {child} from '../src/model/markup.js'
 import {andList, contentOf, elementsNamed, filesModified, isCheckpoint, lineOf, normalizePath, pathEntries, sameFile, taskPaths, taskTitle, withoutTaskNumber} from '../src/plan.js'
 import {shellSegments, shellView} from '../src/shell.js'
+import {pushTo} from '../src/lists.js'
 import {defineRule} from '../src/rule.js'
 
 interface Options {
@@ -200,13 +201,6 @@ const handEdit = /\b(?:edit|modify|update|add|append|change|set|extend|patch|rep
  */
 function commandsOf(lines: string[]): Array<{line: number; command: string}> {
   return lines.flatMap((text, line) => shellSegments(text).flatMap((segment) => segment.text.split(/[;|`]/).map((command) => ({line, command: command.trim()}))))
-}
-
-/** Adds `value` to the list `key` holds in `map`, starting the list if there is none. */
-function pushTo<Value>(map: Map<string, Value[]>, key: string, value: Value): void {
-  const list = map.get(key)
-  if (list) list.push(value)
-  else map.set(key, [value])
 }
 
 /**

@@ -22,6 +22,19 @@ const doesNotFreeze = /\b(stays?|remains?|keeps?|kept|still|feels?) responsive\b
 const answersRequests = /\b(?:apis?|endpoints?|servers?|backends?|services?|databases?|db|quer(?:y|ies)|requests?|webhooks?)\b/i
 
 /**
+ * Quoted words name something (a fixture, a preset, a button): not the author's judgment. A single quote opens
+ * and closes only away from letters, so an apostrophe ("isn't") is no quote.
+ */
+const quoted = /\B'[^'\n]+'\B|"[^"\n]+"|`[^`\n]+`|‘[^‘’\n]+’|“[^“”\n]+”/g
+
+/**
+ * A measurable outcome the verifier can compare output with: a count of issues, errors or tests, an exit code,
+ * a bound on a number. A bare number ("v2", "UTF-8") says which thing, not what to expect of it.
+ */
+const measurableOutcome =
+  /(?<![\w.-])(?:zero|no|\d+) (?:\w+ )?(?:issues?|errors?|warnings?|failures?|problems?|violations?|findings?|tests?|cases?|checks?)\b|\bexit(?:s|ed)?(?: with)?(?: code| status)? \d+\b|\bexit (?:code|status) (?:is |of )?\d+\b|(?:[<>≤≥]|\b(?:at least|at most|within|under|below|above|over|fewer than|more than|less than)) ?\d/i
+
+/**
  * Plan-Build-Run's vague phrases, each with what would make it checkable (a pattern that, when present,
  * excuses it) and, for a word vague only in some sense, what the truth names when it has that sense (`about`).
  */
@@ -79,18 +92,21 @@ export default defineRule<Options>({
     items.forEach((truth, index) => {
       if (typeof truth.value !== 'string') return
       const text = truth.value
+      // A measurable outcome makes the truth checkable whatever vague word says why it matters.
+      if (measurableOutcome.test(text)) return
+      const unquoted = text.replace(quoted, (name) => ' '.repeat(name.length))
       // The specifics may sit in the truth next to it ("renders a responsive grid", then the breakpoints).
       const neighbours = [items[index - 1], items[index + 1]].map((item) => (typeof item?.value === 'string' ? item.value : '')).join('\n')
       const vague = vaguePhrases.find(
         (candidate) =>
-          candidate.phrase.test(text) &&
+          candidate.phrase.test(unquoted) &&
           (candidate.about?.test(text) ?? true) &&
           !candidate.excusedBy?.test(text) &&
           !candidate.excusedBy?.test(neighbours) &&
           !(candidate.about === answersRequests && doesNotFreeze.test(text))
       )
       if (!vague) return
-      const phrase = vague.phrase.exec(text)![0]
+      const phrase = vague.phrase.exec(unquoted)![0]
       report({
         message: `Truth "${text}" is vague (${vague.why}: "${phrase}"): state a threshold or an observable behaviour the verifier can check`,
         range: truth.range

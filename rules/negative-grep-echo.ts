@@ -136,7 +136,7 @@ function filesOf(document: PlanDocument, task: Element): string[] {
   if (files) return pathEntries(document, files).map((entry) => normalizePath(entry.path))
   const name = child(task, 'name')
   const words = name ? plainText(document, name).split(/[\s`'"]+/) : []
-  return words.map(withoutTrailingPunctuation).filter((word) => /^[\w@~./-]+\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(word))
+  return words.map(withoutTrailingPunctuation).filter((word) => wholeFileName.test(word))
 }
 
 /**

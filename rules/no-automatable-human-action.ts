@@ -139,9 +139,15 @@ const builtInWork: AutomatableWork[] = [
   {pattern: String.raw`\b(sql[ -]?editor|supabase studio)\b`, work: 'run SQL in a web SQL editor', tool: '`supabase db push` or psql', unless: String.raw`\b(applied|ran|executed|aplicad[ao]s?|ejecutad[ao]s?)\b`},
   {
     // Not a bare "Commit …": a commit of the results file closes many tasks whose work is a person's (testing on a phone, recording a video).
-    pattern: String.raw`\b(push|merge)(es|ed|ing)?\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?|pr|pull request)\b|\b(open|close|edit|publish)(s|es|ed)?\b[^.\n]{0,20}\b(pr|pull request|release)\b|\bcreate(s|d)?\b[^.\n]{0,30}\bbranch\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\b(repository|repo) name\b[^.\n]{0,40}\b(rename|change|set)\b|\brename\b[^.\n]{0,40}\bgithub\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\b(enable|configure|set up|turn on)\b[^.\n]{0,30}\bdependabot\b`,
+    pattern: String.raw`\b(push|merge)(es|ed|ing)?\b[^.\n]{0,20}\b(origin|main|master|branch|remote|commits?)\b|\bcreate(s|d)?\b[^.\n]{0,30}\bbranch\b`,
     work: 'do git work (commit, push, merge)',
     tool: 'git and gh'
+  },
+  // What is done on GitHub itself, not in git: its pull requests, releases, workflow runs and repository settings (`gh pr`, `gh release`, `gh workflow run`, `gh repo rename`).
+  {
+    pattern: String.raw`\b(push|merge)(es|ed|ing)?\b[^.\n]{0,20}\b(pr|pull request)\b|\b(open|close|edit|publish)(s|es|ed)?\b[^.\n]{0,20}\b(pr|pull request|release)\b|\brename\b[^.\n]{0,30}\brepo(sitory)?\b|\b(repository|repo) name\b[^.\n]{0,40}\b(rename|change|set)\b|\brename\b[^.\n]{0,40}\bgithub\b|\btrigger(s|ed)?\b[^.\n]{0,30}\b(workflow|ci)\b|\b(enable|configure|set up|turn on)\b[^.\n]{0,30}\bdependabot\b`,
+    work: 'do GitHub work (pull requests, releases, workflow runs, repository settings)',
+    tool: 'gh'
   },
   // A dashboard setting the service's API or CLI sets, where the plan names it: a DNS record, SMTP host/port/sender, auth URLs.
   // A record named by its type alone ("add a TXT entry", a table row `| CNAME | app | … |` under "add these records:"), not a file's extension (`robots.txt`).
@@ -256,18 +262,16 @@ const recordsOwnObservation = (text: string, worksElsewhere: boolean) =>
 /** A forbidding word just before the work's verb ("Do NOT run the full script", "never `npm run build`"): it forbids the work, not asks it; "do not forget to run" asks it. */
 const forbidsWork = /(?:\bnot|\bnever|n't|\bavoid|\bwithout)\b(?![^.;,\n]{0,16}\b(?:forget|fail|skip|hesitate|miss|neglect)\b)[^.;,\n]{0,16}$/i
 
-/** Whether `regexp`'s first match in `sentence` stands after a forbidding word. */
-function forbidden(sentence: string, regexp: RegExp): boolean {
-  const index = regexp.exec(sentence)?.index ?? 0
+/** Whether the work's verb, the first match of its pattern in `sentence` at `index`, stands after a forbidding word. */
+function forbidden(sentence: string, index: number): boolean {
   return forbidsWork.test(sentence.slice(Math.max(0, index - 24), index))
 }
 
 /** The files a maintainer's release commit touches (the release-please manifest and config, the changelog): editing them prepares the release. */
 const releaseFiles: ReadonlySet<string> = new Set(['release-please-manifest.json', 'release-please-config.json', 'changelog.md'])
 
-/** Whether a text names files, and only files `owns` holds (`fileNames`): read once. */
-function namesOnly(text: string, owns: (file: string) => boolean): boolean {
-  const named = fileNames(text)
+/** Whether a text's file names (`fileNames`) are some, and all of them files `owns` holds. */
+function namesOnly(named: readonly string[], owns: (file: string) => boolean): boolean {
   return named.length > 0 && named.every(owns)
 }
 
@@ -464,10 +468,13 @@ const reviews = /\b(review\w*|approv\w*|maintainer|sign[- ]?off|one-way|irrevers
 
 /**
  * A release trigger only a maintainer may pull, review or not: a release
- * commit (`Release-As: 2.0.0`, read by release-please) and the merge of the
- * release PR that publishes. The authority is theirs, not a step to automate.
+ * commit (`Release-As: 2.0.0`, read by release-please), the merge of the
+ * release PR that publishes, and the run of the release workflow ("trigger the
+ * Release workflow", `gh workflow run release.yml`). The authority is theirs,
+ * not a step to automate.
  */
-const releaseTrigger = /\brelease-as:|\b(?:merge|approve)\b[^.\n]{0,40}\b(?:release[- ]please|release|version packages)\b[^.\n]{0,12}\b(?:prs?|pull requests?)\b/i
+const releaseTrigger =
+  /\brelease-as:|\b(?:merge|approve)\b[^.\n]{0,40}\b(?:release[- ]please|release|version packages)\b[^.\n]{0,12}\b(?:prs?|pull requests?)\b|\b(?:trigger|run|dispatch|start|kick off)\w{0,3}\b[^.\n]{0,30}\b(?:release|publish)\w{0,3}\b(?:\.ya?ml\b)?[^.\n]{0,20}\bworkflows?\b|\bgh workflow run [\w-]{0,30}(?:release|publish)/i
 
 /**
  * A line asking the person for a value (an id, a name, a branch): a read-only
@@ -482,8 +489,11 @@ const maintainerReview = /\bmaintainer\b[^.\n]{0,20}\b(review|approv|sign)/i
 /** A line that heads a part of the task: a Markdown heading, a bold line, a `【…】` line. */
 const headingLine = /^\s*(?:#{1,6}\s|\*\*[^*\n]+\*\*[:：]?\s*$|【[^】\n]*】\s*$)/
 
-/** A line that titles a part of the task: a Markdown heading or a `=== … ===` banner (not a bold line, which may be a step: "**Step 1 — Apply the migration.**"). */
-const titleLine = /^\s*(?:#{1,6}\s|={2,}[^=\n]{1,80}={2,}\s*$)/
+/**
+ * A line that titles a part of the task: a Markdown heading, a `=== … ===` banner, or a bold label ending in a colon over the steps it names
+ * ("**Action A — Deploy the function:**"); not another bold line, which may be a step: "**Step 1 — Apply the migration.**".
+ */
+const titleLine = /^\s*(?:#{1,6}\s|={2,}[^=\n]{1,80}={2,}\s*$|\*\*[^*\n]{1,120}(?:[:：]\*\*|\*\*[:：])\s*$)/
 
 /** A list item, a table row or a `Key: value` setting line: read with the line that introduces it. */
 const itemLine = /^\s*(?:[-*+]\s|\d+[.)]\s|\|)|^\s*[\w][\w ./()-]{0,30}:\s+\S/
@@ -686,9 +696,8 @@ function proseOf(document: PlanDocument): string {
 const sentenceOpening = /^\s*(?:(?:[-*+>]|\d+[.)])\s*)?$/
 const clauseOpening = /(?:[,;:(]|\b(?:then|and|please|now|first|next|also|to))\s*$/i
 
-/** Whether `regexp`'s first match in `sentence` opens it or a clause of it, as the verb of an imperative does; "After this rename, it lives at …" names the work and asks nothing. */
-function asksImperatively(sentence: string, regexp: RegExp): boolean {
-  const index = regexp.exec(sentence)?.index ?? 0
+/** Whether the work's verb, the first match of its pattern in `sentence` at `index`, opens the sentence or a clause of it, as the verb of an imperative does; "After this rename, it lives at …" names the work and asks nothing. */
+function asksImperatively(sentence: string, index: number): boolean {
   // Only a few words before the verb are read, so a long sentence costs no more.
   const before = sentence.slice(Math.max(0, index - 16), index)
   return (index <= 16 && sentenceOpening.test(before)) || clauseOpening.test(before)
@@ -822,27 +831,31 @@ export default defineRule<Options>({
       const gitOrGh = given.filter((command) => ['git', 'gh'].includes(command.words[0]))
       const landed = confirmsLanded(asked) && gitOrGh.every(isLookup)
       const looksBeforeDeciding = (command: CommandAsk) => isLookup(command) && (gate || (landed && ['git', 'gh'].includes(command.words[0])))
-      // A read-only command on a line that asks for a value is a look-up asked for, run verb or not ("Find the branch (`gh repo view`)").
-      const looksUp = (command: CommandAsk) => isLookup(command) && lines.test(looksUpValue, sentenceOf(command, sentenceEndsOf(command.context)))
-      const commands = given.filter(
-        (command: CommandAsk) =>
-          (isRunAsk(command, lines) || (command.form === 'span' && looksUp(command))) &&
+      const commands = given.filter((command: CommandAsk) => {
+        // The command's sentence, worked out on first use and once for every test that reads it.
+        let sentence: string | undefined
+        const sentenceOfCommand = () => (sentence ??= sentenceOf(command, sentenceEndsOf(command.context)))
+        // A read-only command on a line that asks for a value is a look-up asked for, run verb or not ("Find the branch (`gh repo view`)").
+        const looksUp = () => isLookup(command) && lines.test(looksUpValue, sentenceOfCommand())
+        return (
+          (isRunAsk(command, lines) || (command.form === 'span' && looksUp())) &&
           !looksBeforeDeciding(command) &&
           !isDescribed(command.range[0]) &&
           !namesScriptFile(command, overDocument.lead(command.range[0], rangeOf(command.range[0]))) &&
           !isReleaseAct(command.words, {registryOnly: !releaseGate}) &&
           !partOfAgent(command.range[0]) &&
           !isLogin(command.words) &&
-          !(logsIn && isLoginCheck(command.words) && !looksUp(command)) &&
-          !staleSession.test(sentenceOf(command, sentenceEndsOf(command.context))) &&
-          !(authGate && reruns.test(sentenceOf(command, sentenceEndsOf(command.context)))) &&
+          !(logsIn && isLoginCheck(command.words) && !looksUp()) &&
+          !staleSession.test(sentenceOfCommand()) &&
+          !(authGate && reruns.test(sentenceOfCommand())) &&
           !handlesSecret(command.words) &&
           // The command's own words (`/gsd:verify-work`) do not say who runs it.
           !lines.testWithout(agentDoes, command) &&
           !lines.test(deviceWords, command.context) &&
           !isTheirs.has(command.range) &&
           !legitimate.slice(builtInLegitimate.length).some((pattern) => lines.test(pattern, command.context))
-      )
+        )
+      })
       const sentences = ranges.flatMap(([start, end]) => sentencesIn(proseText, start, end)).map(handedOver)
       // A task's `<context>` mostly says how things stand (now, or after the change): only its imperatives ask.
       const contexts = new SortedRanges(task.children.filter((child) => child.name === 'context').map((child) => child.contentRange))
@@ -875,19 +888,24 @@ export default defineRule<Options>({
         const asking = blanked(sentence.text, sentence.start, described)
         const read = lead === '' ? asking : `${lead} ${asking}`
         const item = work.find((candidate) => {
-          // In a gate, the git work (merging the release PR) and the reading before it are the gate itself.
+          // In a gate, the git and GitHub work (merging the release PR) and the reading before it are the gate itself.
           if (asksApproval && candidate.despiteApproval !== true) return false
-          if ((releaseGate && candidate.work.startsWith('do git work')) || (gate && candidate.work.startsWith('read files'))) return false
+          if ((releaseGate && (candidate.work.startsWith('do git work') || candidate.work.startsWith('do GitHub work'))) || (gate && candidate.work.startsWith('read files'))) return false
           // The sentence asks it by itself, or with its lead ("Add these records:" and "| TXT | … |"); what the lead asks by itself it asks once, as its own sentence.
           const [sentenceRead, withLead, leadRead] = candidate.outsideCode === true ? [outsideSpans(asking), outsideSpans(read), outsideSpans(lead)] : [asking, read, lead]
           const alone = candidate.regexp.test(sentenceRead)
           if (!alone && !(lead !== '' && candidate.regexp.test(withLead) && !candidate.regexp.test(leadRead))) return false
           const basis = alone ? asking : read
-          if (inContext && !asksImperatively(basis, candidate.regexp)) return false
+          // Where the work's verb stands, read by both the imperative and the forbidding test.
+          const verbAt = candidate.regexp.exec(basis)?.index ?? 0
+          if (inContext && !asksImperatively(basis, verbAt)) return false
           // In an auth gate, the rerun of a script or a run the fresh credential unblocks is the gate's retry.
           if (authGate && candidate.tool === 'the Bash tool' && candidate.work.startsWith('run') && reruns.test(basis)) return false
-          if (candidate.work === 'create or edit files' && (namesOnly(basis, agentOwns) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(basis, (file) => releaseFiles.has(file))))) return false
-          if (forbidden(basis, candidate.regexp)) return false
+          if (candidate.work === 'create or edit files') {
+            const named = fileNames(basis)
+            if (namesOnly(named, agentOwns) || recordsOwnObservation(basis, worksElsewhere) || (releaseGate && namesOnly(named, (file) => releaseFiles.has(file)))) return false
+          }
+          if (forbidden(basis, verbAt)) return false
           return (
             (candidate.despiteSecrets === true || !secretAsks.some((pattern) => pattern.test(basis))) &&
             (candidate.despiteLogin === true || !login.test(basis)) &&
