@@ -4,7 +4,7 @@ import {onlyNearMiss} from '../src/distance.js'
 import {opensFrontmatter, parseFrontmatter, withYamlComments, type Frontmatter, type FrontmatterEntry, type YamlProblem} from '../src/model/frontmatter.js'
 import {checkOptionalKeys} from '../src/frontmatter-keys.js'
 import {isQuickTask, sliceOf, type PlanDocument} from '../src/model/document.js'
-import type {Range} from '../src/model/text.js'
+import {lineRanges, type Range} from '../src/model/text.js'
 import {codeList, fencedFrontmatter, lineOf} from '../src/plan.js'
 import type {PlanGraph, PlanNode} from '../src/graph/graph.js'
 import {byName} from '../src/graph/order.js'
@@ -92,20 +92,60 @@ function htmlCommentFinding(document: PlanDocument, range: Range) {
 /** Problems of valid YAML past planlint's limits (`src/model/frontmatter.ts`): their messages say it all. */
 const planlintLimits = new Set(['TOO_LARGE', 'ALIAS_COUNT'])
 
+/** YAML errors after which the parser reads on in place (a bad escape, a key written twice): no error after them follows from them. */
+const readsOn = new Set(['BAD_DQ_ESCAPE', 'DUPLICATE_KEY', 'NESTED_TOO_DEEP', ...planlintLimits])
+
+/** What is kept of a line whose value is set aside: its indentation, `- ` markers and plain key. */
+const lineFrame = /^[ \t-]*(?:[\w.][\w.-]*:(?=[ \t]|$))?[ \t]*/
+
 /**
- * The YAML errors worth a message: the first on each line, and none of the
- * "Unexpected token in YAML stream" errors that follow an earlier error (once
- * the parser has lost its place, every later token is "unexpected").
+ * How much YAML, in characters, is read again in all to tell an error from
+ * the knock-ons of the one before it: half the largest frontmatter read (64
+ * KiB), since the parser takes most of a second on one that size.
  */
-function rootErrors(errors: YamlProblem[], lineOf: (offset: number) => number): YamlProblem[] {
+const rereadBudget = 32 * 1024
+
+/**
+ * The YAML errors worth a message: the first on each line, and none that
+ * follow from an earlier one. Once the parser has lost its place, it reads
+ * the valid lines after it wrongly ("Unexpected token in YAML stream",
+ * "Implicit map keys need to be followed by map values"), and those go away
+ * when the first is fixed. So a later error is told only if it is still
+ * there, where it was, once the value on the line of the error before it is
+ * set aside (made a plain `_` of the same length). `text` is the document
+ * text the frontmatter was read from.
+ */
+function rootErrors(document: PlanDocument, frontmatter: Frontmatter, text: string): YamlProblem[] {
   const lines = new Set<number>()
-  return errors.filter((error, index) => {
-    if (index > 0 && error.message.includes('in YAML stream')) return false
-    const line = lineOf(error.range[0])
-    if (lines.has(line)) return false
-    lines.add(line)
-    return true
-  })
+  let remaining = frontmatter.errors
+    .filter((error, index) => {
+      if (index > 0 && error.message.includes('in YAML stream')) return false
+      const line = lineOf(document, error.range[0])
+      if (lines.has(line)) return false
+      lines.add(line)
+      return true
+    })
+    .sort((a, b) => a.range[0] - b.range[0])
+  const told: YamlProblem[] = []
+  let masked = text
+  const length = frontmatter.contentRange[1] - frontmatter.contentRange[0]
+  let reread = 0
+  while (remaining.length > 0) {
+    const [error, ...rest] = remaining
+    told.push(error)
+    remaining = rest
+    if (rest.length === 0 || readsOn.has(error.code)) continue
+    const start = document.lines.lineStarts[lineOf(document, error.range[0]) - 1]
+    const [, end] = lineRanges(masked, start).next().value ?? [start, start]
+    const frame = lineFrame.exec(masked.slice(start, end))?.[0].length ?? 0
+    if (start + frame === end) continue
+    reread += length
+    if (reread > rereadBudget) return [...told, ...rest]
+    masked = masked.slice(0, start + frame) + '_'.padEnd(end - start - frame) + masked.slice(end)
+    const still = new Set(parseFrontmatter(masked)?.errors.map((again) => `${again.code}@${again.range[0]}`))
+    remaining = rest.filter((later) => still.has(`${later.code}@${later.range[0]}`))
+  }
+  return told
 }
 
 /** A plain scalar that reads the same as an item of a flow list. */
@@ -214,7 +254,7 @@ export default defineRule<Options>({
     const comments = document.frontmatterComments
     for (const comment of comments) report(htmlCommentFinding(document, comment))
     const frontmatter: Frontmatter = (comments.length > 0 ? parseFrontmatter(withYamlComments(document.text, comments)) : undefined) ?? parsed
-    const errors = rootErrors(frontmatter.errors, (offset) => lineOf(document, offset))
+    const errors = rootErrors(document, frontmatter, withYamlComments(document.text, comments))
     for (const error of errors) {
       if (planlintLimits.has(error.code)) {
         report({message: error.message, range: error.range})

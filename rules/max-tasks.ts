@@ -55,13 +55,25 @@ const generatedMigration = /^(?:generate|regenerate|run|apply|push)\b[^\n]{0,40}
  * `verification_failure_gate`); not a check of anything else ("Verify each plan is executable": an audit, work).
  */
 const checkPart =
-  /^(?:the\s+)?(?:(?:final|full|static|quick|overall|last|closing|automated|end-of-[\w-]{1,30}|cross-cutting)\s+){0,3}(?:(?:re-?)?run\s+(?:the\s+|all\s+)?(?:(?:full|whole|entire|complete|unit|integration|e2e|automated)\s+){0,2}(?:tests?|test\s+suites?|suites?|build|typecheck|type-check|type\s+check|linters?|lint|checks?|verification|smoke\s+tests?)\b|(?:verification|validation)\b|(?:verify|validate)(?:$|\s+(?:that\s+)?(?:no\s+regressions?\b|(?:the\s+|all\s+)?(?:build|tests?|test\s+suite|suite|checks?)\b|[^\n]{0,80}?\bstill\s+(?:works?|pass(?:es)?)\b))|smoke(?:[- ]?tests?|\s+checks?)?\b|build(?:\s+(?:passes|succeeds|checks?|gate))?$|typecheck\b|type-check\b|lint\b|(?:syntax|type|lint|sanity|build)\s+checks?\b|checks$|regression\s+(?:gate|checks?|run)\b|(?:test\s+)?suite(?:\s+(?:green|passes|run))?$|tests?\s+(?:smoke|green|pass(?:es)?)$|fix\s+(?:any\s+|the\s+)?(?:failures|failing\s+tests|regressions|errors)\b|最终验证|验证)/i
+  /^(?:the\s+)?(?:(?:final|full|static|quick|overall|last|closing|automated|end-of-[\w-]{1,30}|cross-cutting)\s+){0,3}(?:(?:re-?)?run\s+(?:the\s+|all\s+)?(?:(?:full|whole|entire|complete|unit|integration|e2e|automated)\s+){0,2}(?:tests?|test\s+suites?|suites?|build|typecheck|type-check|type\s+check|linters?|lint|checks?|verification|smoke\s+tests?)\b|(?:verification|validation)\b|(?:verify|validate)(?:$|\s+(?:that\s+)?(?:no\s+regressions?\b|(?:the\s+|all\s+)?(?:build|tests?|test\s+suite|suite|checks?)\b|[^\n]{0,80}?\bstill\s+(?:works?|pass(?:es)?)\b))|smoke(?:[- ]?tests?|\s+checks?)?\b|build(?:\s+(?:passes|succeeds|checks?|gate))?$|typecheck\b|type-check\b|lint\b|(?:syntax|type|lint|sanity|build)\s+checks?\b|checks$|regression\s+(?:gate|checks?|run)\b|(?:test\s+)?suite(?:\s+(?:green|passes|run))?$|tests?\s+(?:smoke|green|pass(?:es)?)$|fix\s+(?:any\s+|the\s+|all\s+)?(?:(?:type|build|test|lint|compile|tsc)\s+)?(?:failures|failing\s+tests|regressions|errors)\b|fix\s+what(?:ever)?\s+(?:it|they)\s+(?:finds?|turns?\s+up|reports?)\b|最终验证|验证)/i
 
-/** Whether a task only runs the plan's checks: every part of its name does (or is bookkeeping), and it writes no file. */
+/** The files the tasks before `task` list in their `<files>`. */
+function filesBefore(document: PlanDocument, task: Element): string[] {
+  const tasks = document.tasks.slice(0, document.tasks.indexOf(task))
+  return tasks.flatMap((earlier) => elementsNamed(earlier, 'files').flatMap((files) => pathEntries(document, files).map((entry) => normalizePath(entry.path))))
+}
+
+/**
+ * Whether a task only runs the plan's checks: every part of its name does (or is bookkeeping), and it writes no file
+ * but the files earlier tasks list, where fixing what the checks find goes.
+ */
 function onlyChecks(document: PlanDocument, task: Element): boolean {
   const parts = nameParts(taskTitle(document, task))
   if (!parts.some((part) => checkPart.test(part)) || !parts.every((part) => checkPart.test(part) || bookkeepingPart(part))) return false
-  return elementsNamed(task, 'files').every((files) => pathEntries(document, files).length === 0)
+  const own = elementsNamed(task, 'files').flatMap((files) => pathEntries(document, files).map((entry) => normalizePath(entry.path)))
+  if (own.length === 0) return true
+  const earlier = filesBefore(document, task)
+  return own.every((path) => earlier.some((file) => sameFile(file, path)))
 }
 
 /**
@@ -256,12 +268,113 @@ function filesOver(document: PlanDocument, options: Options): {count: number; ra
   return excess && {count, range, excess}
 }
 
+/**
+ * A note's name of the file count, of the task count, and of the plan's size as a whole (both counts), as authors
+ * write them and as GSD's plan checker reports them (`dimension: scope_sanity`, "Dimension 5: Scope Sanity"):
+ * `file count`, `16 files`, `3 locale files`, `15-file cap`, `tasks/plan`; `scope sanity`, `context budget`. A number
+ * before one task or file is no count (`Plan 03 Task 2`).
+ */
+const fileCount = /\bfiles?[ _-]?counts?\b|\bfiles?\s*(?:\/|per)\s*plan\b|\bnumber\s+of\s+files\b|(?:^|[^\w.])~?\d{1,3}(?:\+?(?:\s+[a-z][\w-]{0,29})?\s+files|-files?)\b/i
+const taskCount = /\btasks?[ _-]?counts?\b|\btasks?\s*(?:\/|per)\s*plan\b|\bnumber\s+of\s+tasks\b|(?:^|[^\w.])~?\d{1,3}(?:\+?(?:\s+[a-z][\w-]{0,29})?\s+tasks|-tasks?)\b/i
+const planSize = /\bscope[ _-]?sanity\b|\bdimension\s*5\b|\bcontext[ _-]budget\b|\bplan[ _-]size\b/i
+/** A note's word for the checker's finding or the limit it is over. */
+const limitWord = /\b(?:checker|warn(?:ing|ings|ed|s)?|blockers?|flag(?:ged|s)?|caps?|limits?|targets?|thresholds?|budgets?|exceed(?:ed|ing|s)?|split(?:ting|s)?|borderline)\b/i
+/** A note's word that the author accepts it: `accepted`, `acknowledged`, `intentionally`, `justified by`, `no split`. */
+const acceptWord =
+  /\b(?:accept(?:ed|able)?|acknowledg(?:e|ed|es|ing|ement|ment)|waive[ds]?|waiver|intentional(?:ly)?|deliberate(?:ly)?|justif(?:ied|ies|y|ication)|by\s+design|on\s+purpose|no\s+(?:further\s+)?split|not\s+(?:a\s+|to\s+(?:be\s+)?)?split|(?:do|does|did|should|will|need)(?:\s+not|n't)\s+(?:be\s+)?split)\b/i
+/** A label that makes what it heads a note on the plan's scope: `scope_note:`, `## Scope note`, `**Scope note (…):**`, `<scope_note>`. */
+const scopeLabel = /^(?:#{1,6}|[*_]{1,2}|<)?\s*scope[ _-]?(?:notes?|waivers?|exceptions?|justifications?|rationale|sanity|acknowledg(?:e?ment)s?)\b/i
+
+/** The lines of notes that accept the plan's task count and its file count, if any: the first of each. */
+interface Waivers {
+  tasks?: number
+  files?: number
+}
+
+/**
+ * The notes in which the plan's author accepts its size (GSD's orchestrator lets the user proceed past the
+ * checker's issues, "Force proceed", and records "Passed with override"; the plan's note says why). A note is a
+ * paragraph, a list item or a frontmatter entry, outside code, that names the count and the checker's finding or the
+ * limit, and accepts it, or is labelled a scope note; a note of the plan's size as a whole accepts both counts.
+ */
+function waiversOf(document: PlanDocument): Waivers {
+  const waivers: Waivers = {}
+  const frontmatterEnd = document.frontmatter?.range[1] ?? 0
+  let note: string[] = []
+  let noteLine = 0
+  let labelled = false
+  let section = false
+  let tag = false
+  let key = false
+  const close = () => {
+    const text = note.join(' ')
+    note = []
+    if (text === '' || !limitWord.test(text) || !(labelled || acceptWord.test(text))) return
+    const size = planSize.test(text)
+    if (waivers.tasks === undefined && (size || taskCount.test(text))) waivers.tasks = noteLine
+    if (waivers.files === undefined && (size || fileCount.test(text))) waivers.files = noteLine
+  }
+  const starts = document.lines.lineStarts
+  for (let index = 0; index < starts.length; index++) {
+    const start = starts[index]!
+    const line = document.text.slice(start, starts[index + 1] ?? document.text.length).replace(/\r?\n$|\r$/, '')
+    if (document.fenced.holding(start) || /^\s*(?:\||---\s*$)/.test(line)) {
+      close()
+      continue
+    }
+    const inFrontmatter = start < frontmatterEnd
+    const heading = !inFrontmatter && /^#{1,6}\s/.test(line)
+    const topKey = inFrontmatter && /^[\w-]{1,80}\s*:/.test(line)
+    if (line.trim() === '' || heading || topKey || /^\s*(?:[-*+]|\d{1,9}[.)])\s/.test(line)) close()
+    if (heading) section = scopeLabel.test(line)
+    if (topKey) key = scopeLabel.test(line)
+    if (/<scope[_-]?notes?>/i.test(line)) tag = true
+    if (line.trim() !== '' && !heading) {
+      if (note.length === 0) {
+        noteLine = index + 1
+        // Labelled by its own lead, or by the heading, the tag or the frontmatter key it is under.
+        labelled = scopeLabel.test(line.trim()) || section || tag || (inFrontmatter && key)
+      }
+      note.push(line)
+    }
+    if (/<\/scope[_-]?notes?>/i.test(line)) {
+      close()
+      tag = false
+    }
+  }
+  close()
+  return waivers
+}
+
 interface Excess {
   message: string
   /** The limit as the message states it: `at most 4`, or the size plans are made for. */
   limit: string
   /** `warning` in the band below the limit; above it, the severity the rule runs at. */
   severity?: 'warning'
+}
+
+/** A finding after the notes that accept it: `note` is the line of the note that made it a warning. */
+interface Accepted<Finding extends Excess> {
+  excess: Finding
+  note?: number
+}
+
+/**
+ * A finding after a note that accepts it (on line `note`), which lowers it a step, as GSD's override passes the
+ * checker's issues: an error becomes a warning, and a warning, all the checker would say, goes.
+ */
+function accepted<Finding extends Excess>(excess: Finding | undefined, note: number | undefined): Accepted<Finding> | undefined {
+  if (!excess) return undefined
+  if (note === undefined) return {excess}
+  return excess.severity === 'warning' ? undefined : {excess: {...excess, severity: 'warning'}, note}
+}
+
+/** What a message says of the notes that accept it, on these lines. */
+function acceptance(lines: number[]): string {
+  const distinct = [...new Set(lines)]
+  const where = distinct.length === 1 ? `the scope note on line ${distinct[0]} accepts` : `the scope notes on lines ${andList(distinct.map(String))} accept`
+  return `${where} that, so this is a warning`
 }
 
 /** The task count a split aims at: the warning's threshold, else the limit. */
@@ -330,19 +443,37 @@ export default defineRule<Options>({
         range: [body, body]
       })
     }
-    const overTasks = taskFinding(tasks, options, aside ? ` ${aside}` : '')
-    const files = filesOver(document, options)
-    if (overTasks && files) {
+    const taskExcess = taskFinding(tasks, options, aside ? ` ${aside}` : '')
+    const fileExcess = filesOver(document, options)
+    const waivers = taskExcess || fileExcess ? waiversOf(document) : {}
+    const overTasks = accepted(taskExcess, waivers.tasks)
+    const files = fileExcess && accepted(fileExcess.excess, waivers.files)
+    if (overTasks && files && fileExcess) {
       // One cause (the plan's scope), one message: at `files_modified`, with the higher severity.
-      const taskOver = tasks[overTasks.index]
+      const taskOver = tasks[overTasks.excess.index]
+      const bothAccepted = overTasks.note !== undefined && files.note !== undefined
+      const accepts = (over: Accepted<Excess>) => (over.note !== undefined && !bothAccepted ? `, which the scope note on line ${over.note} accepts` : '')
+      const counts = `This plan has ${tasks.length} tasks${aside ? ` ${aside}` : ''} (${overTasks.excess.limit}${accepts(overTasks)}) and modifies ${fileExcess.count} files (${files.excess.limit}${accepts(files)})`
+      const split = `plans of ${target(options)} or fewer tasks that each touch fewer files; task ${overTasks.excess.index + 1} is on line ${lineOf(document, taskOver[0])}`
       report({
-        message: `This plan has ${tasks.length} tasks${aside ? ` ${aside}` : ''} (${overTasks.limit}) and modifies ${files.count} files (${files.excess.limit}): split it into plans of ${target(options)} or fewer tasks that each touch fewer files; task ${overTasks.index + 1} is on line ${lineOf(document, taskOver[0])}`,
-        range: files.range,
-        ...(overTasks.severity && files.excess.severity ? {severity: overTasks.severity} : {})
+        message: bothAccepted ? `${counts}; ${acceptance([overTasks.note!, files.note!])}: consider splitting it into ${split}` : `${counts}: split it into ${split}`,
+        range: fileExcess.range,
+        ...(overTasks.excess.severity && files.excess.severity ? {severity: overTasks.excess.severity} : {})
       })
       return
     }
-    if (overTasks) report({message: overTasks.message, range: tasks[overTasks.index], severity: overTasks.severity})
-    if (files) report({message: files.excess.message, range: files.range, severity: files.excess.severity})
+    if (overTasks) {
+      const {excess, note} = overTasks
+      const message =
+        note === undefined
+          ? excess.message
+          : `This plan has ${tasks.length} tasks${aside ? ` ${aside}` : ''} (${excess.limit}); ${acceptance([note])}: consider splitting it into plans of ${target(options)} or fewer; this is task ${excess.index + 1}`
+      report({message, range: tasks[excess.index], severity: excess.severity})
+    }
+    if (files && fileExcess) {
+      const {excess, note} = files
+      const message = note === undefined ? excess.message : `This plan modifies ${fileExcess.count} files (${excess.limit}); ${acceptance([note])}: consider splitting it`
+      report({message, range: fileExcess.range, severity: excess.severity})
+    }
   }
 })

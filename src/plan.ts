@@ -248,11 +248,12 @@ export function normalizePath(value: string): string {
 }
 
 /**
- * A path outside the repository: under a system folder for temporary or variable files (`/tmp`, `/var`, macOS's
- * `/private`, `/dev/null`), the home folder (`~/`, `$HOME/`) or a temporary folder a variable names (`$TMPDIR/`,
- * `${TMPDIR:-/tmp}/`, `%TEMP%\`). Not `/home/…` or `/root/…`: a plan may name a file of its repository by where it is checked out.
+ * A path outside the repository: under a system folder for temporary files (`/tmp`, `/var/tmp`, macOS's
+ * `/var/folders` and `/private/tmp`, `/dev/null`), the home folder (`~/`, `$HOME/`) or a temporary folder a variable names
+ * (`$TMPDIR/`, `${TMPDIR:-/tmp}/`, `%TEMP%\`). Not `/home/…`, `/root/…` or the rest of `/var` (`/var/www/…`): a plan may
+ * name a file of its repository by where it is checked out.
  */
-const outsideRepositoryPath = /^(?:\/(?:tmp|var|private|dev)|~|\$(?:HOME|TMPDIR|TMP|TEMP)|\$\{(?:HOME|TMPDIR|TMP|TEMP)(?::-[^}\s]{0,40})?\}|%(?:TEMP|TMP|USERPROFILE|APPDATA|LOCALAPPDATA)%)(?:\/|$)/i
+const outsideRepositoryPath = /^(?:\/(?:tmp|var\/tmp|var\/folders|private\/(?:tmp|var)|dev)|~|\$(?:HOME|TMPDIR|TMP|TEMP)|\$\{(?:HOME|TMPDIR|TMP|TEMP)(?::-[^}\s]{0,40})?\}|%(?:TEMP|TMP|USERPROFILE|APPDATA|LOCALAPPDATA)%)(?:\/|$)/i
 
 /** Whether a path names a file outside the repository (`/tmp/shot.png`, `~/.config/app.toml`): a plan's worktree does not hold it. */
 export function outsideRepository(path: string): boolean {

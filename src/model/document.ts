@@ -361,14 +361,21 @@ export function buildDocument(text: string, filePath?: string, tree?: Root, fron
 /** The opening of a plan handed to a Superpowers skill (`superpowers:executing-plans`), which runs its `## Task N` sections. */
 const superpowersSkill = /\bsuperpowers:(?:executing-plans|subagent-driven-development)\b/
 
+/** The folder of a tree's phase folders: `.planning/phases/`, or a finished milestone's `milestones/v{X.Y}-phases/`. */
+const phasesFolder = /^(?:phases|v[\d.]+-phases)$/i
+
 /**
- * A file named like a plan that no GSD executor runs: without frontmatter and
- * `<task>` blocks, either handed to a Superpowers skill in its opening, or a
- * note at the top of the planning tree rather than in a phase folder.
+ * A file named like a plan that no GSD executor runs, having no `<task>`
+ * blocks: a note beside the phase folders (GSD's `phase-plan-index` lists
+ * plans only inside a phase's folder), or, without frontmatter, one handed to
+ * a Superpowers skill in its opening or a note at the top of the planning tree.
  */
 function notGsdPlan(document: PlanDocument): boolean {
-  if (document.frontmatter || !document.path || document.text.includes('<task')) return false
-  return superpowersSkill.test(document.text.slice(0, 2000)) || path.basename(path.dirname(document.path)) === '.planning'
+  if (!document.path || document.text.includes('<task')) return false
+  const folder = path.basename(path.dirname(document.path))
+  if (phasesFolder.test(folder)) return true
+  if (document.frontmatter) return false
+  return superpowersSkill.test(document.text.slice(0, 2000)) || folder === '.planning'
 }
 
 function documentKind(document: PlanDocument): DocumentKind {
