@@ -584,19 +584,134 @@ function readsHeadCommit(stage: string): boolean {
  * Whether a task's action makes its own commit, before its checks run: it
  * says to commit in verb position (`commitVerb`), and no negation a few
  * words before it in its clause turns it down ("do not run `git commit`
- * yet", "do not stage or commit it"). Each mention is read in a window of
- * the text before it, so a long action stays linear.
+ * yet", "do not stage or commit it"). A commit put off ("do not commit
+ * yet", "NO commit todavía") undoes the ones before it, and what its
+ * sentence says after it is the plan for later ("— Task 5 commits the
+ * batch"); a commit after that sentence is made. "Task 5 commits the …"
+ * is another task's commit. Each mention is read in a window of the text
+ * before it, so a long action stays linear.
  */
 function commitsInAction(action: string): boolean {
+  let commits = false
+  let skipTo = -1
   for (const match of action.matchAll(/(\bgit\s+|\bgsd-sdk\s+query\s+|\bgsd-tools(?:\.cjs)?\s+)?\bcommit(s?)\b/gi)) {
+    if (match.index < skipTo) continue
+    const end = match.index + match[0].length
     const pieces = action.slice(Math.max(0, match.index - 60), match.index).split(clauseEnd)
     const clause = pieces[pieces.length - 1]
     const words = clause.split(/\s+/).filter((word) => word !== '')
-    if (words.slice(-4).some((word) => negation.test(word.replace(/[^\p{L}'’]/gu, '')))) continue
-    const after = action.slice(match.index + match[0].length, match.index + match[0].length + 24)
-    if (commitVerb(Boolean(match[1]), match[2] === 's', words, after)) return true
+    const after = action.slice(end, end + 24)
+    if (words.slice(-4).some((word) => negation.test(word.replace(/[^\p{L}'’]/gu, '')))) {
+      if (putOff.test(after)) {
+        commits = false
+        const sentence = sentenceEnd.exec(action.slice(end))
+        skipTo = sentence ? end + sentence.index : action.length
+      }
+      continue
+    }
+    if (match[2] === 's' && otherTask.test(clause)) continue
+    if (commitVerb(Boolean(match[1]), match[2] === 's', words, after)) commits = true
   }
-  return false
+  return commits
+}
+
+/** After a turned-down commit, the words that put it off to later: "yet", "for now", "todavía", "aún". */
+const putOff = /^\s+(?:[\p{L}`]+\s+){0,2}?(?:yet|for now|todav[ií]a|a[uú]n)(?![\p{L}])/iu
+
+/** Where a sentence ends: its punctuation before a space, or a line end. */
+const sentenceEnd = /[.!?](?=\s)|\n/
+
+/** A clause that ends in another task as the subject of "commits" ("then Task 5 commits", "the final task commits"). */
+const otherTask = /\b(?:task\s+\d{1,3}(?:\.\d{1,3}){0,2}|(?:next|following|final|last|later)\s+task)\W{0,2}$/i
+
+/** A task named in the text: `Task 3`, `Task 1.2`, or "the next task" / "the final task" / "a later task" (no number: later than any). */
+const taskReference = String.raw`(?:task\s+(\d{1,3}(?:\.\d{1,3}){0,2})|(?:the\s+)?(?:next|following|final|last|later)\s+task)`
+
+/**
+ * The words that give a task's commit to one other task: "same commit as
+ * Task 3", "commit together with Task 3", "commit after Task 3", "committed
+ * in the next task", "do not commit until Task 4", "Task 6 commits …", "part
+ * of Task 1.7's final commit", "lands in Task 2's commit". Said of a later
+ * task, the commit comes after this task's checks.
+ */
+const commitGivenTo = [
+  new RegExp(String.raw`\bsame\s+commit\s+as\s+(?:in\s+)?${taskReference}`, 'gi'),
+  new RegExp(String.raw`\bcommit(?:s|ted)?\s+(?:[\w\x60'"-]+\s+){0,3}?(?:together\s+)?(?:with|alongside|after|in|by|until|at\s+the\s+end\s+of|as\s+part\s+of|into)\s+${taskReference}`, 'gi'),
+  new RegExp(String.raw`${taskReference}\s+commits\b`, 'gi'),
+  // What lands in another task's commit, not what happens there ("Push happens in Task 3's commit cluster").
+  new RegExp(String.raw`\b(?:part\s+of|(?:lands?|landed|goes|go|included|committed|staged)\s+(?:in|into|with))\s+${taskReference}['’]s\s+(?:\w+\s+){0,2}commit\b(?![\w-]|\s+cluster)`, 'gi')
+]
+
+/**
+ * The words that name the tasks one commit covers: "a single commit
+ * covering both Task 1 and Task 2", "one commit for Tasks 2–4", "Commit the
+ * changes of Tasks 4 and 5". The commit is made in the latest of them and
+ * the task that says so.
+ */
+const commitCovers =
+  /\b(?:(?:single|one|a|the|same)\s+commit\s+(?:covering|for|spanning|with|of)|commits?\s+(?:the\s+)?(?:changes|work|files|edits)\s+(?:of|from|for))\s+(?:both\s+)?tasks?\s+(\d{1,3}(?:\.\d{1,3}){0,2}(?:\s*(?:[,&+–-]|and|to)\s*(?:task\s+)?\d{1,3}(?:\.\d{1,3}){0,2}){1,5})/gi
+
+/** A task's number: `Task 3` (`Task 1.2`) at the start of its `<name>`, else its place in the plan. */
+function taskNumber(view: string, task: Element, index: number): number[] {
+  const name = elementsNamed(task, 'name')[0]
+  const numbered = name && /^\s*task\s+(\d{1,3}(?:\.\d{1,3}){0,2})/i.exec(view.slice(...name.contentRange))
+  return numbered ? numbered[1].split('.').map(Number) : [index + 1]
+}
+
+/** Compares task numbers part by part (`1.10` after `1.9`). */
+function compareNumbers(a: number[], b: number[]): number {
+  for (let index = 0; index < Math.max(a.length, b.length); index++) {
+    const difference = (a[index] ?? 0) - (b[index] ?? 0)
+    if (difference !== 0) return difference
+  }
+  return 0
+}
+
+/** The task numbers a list names: `1 and 2`, `2, 3 and 4`, `2–4` (each number of a range). */
+function listedNumbers(list: string): number[][] {
+  const numbers: number[][] = []
+  let range = false
+  for (const token of list.matchAll(/\d{1,3}(?:\.\d{1,3}){0,2}|–|-|\bto\b/gi)) {
+    if (!/\d/.test(token[0])) {
+      range = true
+      continue
+    }
+    const number = token[0].split('.').map(Number)
+    const previous = numbers[numbers.length - 1]
+    // A range of whole task numbers takes in those between (`2–4` is 2, 3, 4); bounded, as a list names a few tasks.
+    if (range && previous?.length === 1 && number.length === 1) for (let between = previous[0] + 1; between < number[0] && between < previous[0] + 20; between++) numbers.push([between])
+    numbers.push(number)
+    range = false
+  }
+  return numbers
+}
+
+/**
+ * The tasks whose commit the plan puts after their checks: one names a later
+ * task for its commit (`commitGivenTo`), or a commit that covers several
+ * tasks (`commitCovers`) is made in a later one. Read in each task's text
+ * outside its checks, where the plan says how it commits.
+ */
+function laterCommits(view: string, tasks: Element[]): Set<Element> {
+  const numbers = tasks.map((task, index) => taskNumber(view, task, index))
+  const later = new Set<Element>()
+  for (const [index, task] of tasks.entries()) {
+    const text = task.children
+      .filter((child) => !['verify', 'acceptance_criteria', 'automated'].includes(child.name))
+      .map((child) => view.slice(...child.range))
+      .join('\n')
+    const own = numbers[index]
+    const isLater = (reference: string | undefined) => reference === undefined || compareNumbers(reference.split('.').map(Number), own) > 0
+    if (commitGivenTo.some((pattern) => [...text.matchAll(pattern)].some((match) => isLater(match[1])))) later.add(task)
+    for (const match of text.matchAll(commitCovers)) {
+      const covered = [own, ...listedNumbers(match[1])]
+      const last = covered.reduce((latest, number) => (compareNumbers(number, latest) > 0 ? number : latest))
+      for (const [other, number] of numbers.entries()) {
+        if (covered.some((named) => compareNumbers(named, number) === 0) && compareNumbers(number, last) < 0) later.add(tasks[other])
+      }
+    }
+  }
+  return later
 }
 
 /** Where a clause ends: a sentence's or a clause's punctuation, a dash, a blank line, or a new line that opens a list item or heading. */
@@ -729,8 +844,11 @@ function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPi
     const rest = diff?.[1].trim()
     // A placeholder (`git diff <pre-task-sha> -- f`) names a revision.
     const placeholder = diff !== null && /^<[\w.-]+>/.test(segment.slice(diff.index + diff[0].length))
+    const bare = diff !== null && !placeholder && (rest === '' || /^-{1,2}[A-Za-z-]+$/.test(rest!))
+    // Untracked files are in no `git diff` but a staged one: a file the task creates never shows, before or after the commit.
+    const untracked = bare && !/^--(?:cached|staged)$/.test(rest!) && noFileCreated.test(segment)
     // A task's checks run before its commit, so a bare `git diff` sees its change, unless its action commits first.
-    if (diff && committed && !placeholder && (rest === '' || /^-{1,2}[A-Za-z-]+$/.test(rest!))) {
+    if (bare && (untracked || committed)) {
       const text = diff[0].trimEnd()
       // Piped into a grep that must match, the empty diff fails the check instead.
       const piped = pipelines.find((git) => git.index === diff.index)
@@ -738,15 +856,25 @@ function trapsIn(segment: string, pipelines: GitPipeline[], swallowed: Set<GitPi
         trap: 'R6',
         index: diff.index,
         length: text.length,
-        cause: `R6 ${text.replace(/\s+/g, ' ')}`,
+        cause: `R6 ${untracked ? 'untracked ' : ''}${text.replace(/\s+/g, ' ')}`,
         gsd: /^git\s+diff\b/.test(text),
-        message: `A bare \`git diff\` shows nothing for a committed change, so this check ${piped && pipesIntoMatch(segment, piped, swallowed) ? 'fails once the change is committed, whatever the change' : 'passes without testing it'}; pin a range (\`<sha>^..<sha>\`), unless it is meant to check the uncommitted tree`,
+        message: untracked
+          ? '`git diff` never lists an untracked file, so a file the task creates does not show in it, committed or not, and this check cannot fail; list new files with `git status --porcelain` or `git ls-files --others --exclude-standard`'
+          : `A bare \`git diff\` shows nothing for a committed change, so this check ${piped && pipesIntoMatch(segment, piped, swallowed) ? 'fails once the change is committed, whatever the change' : 'passes without testing it'}; pin a range (\`<sha>^..<sha>\`), unless it is meant to check the uncommitted tree`,
         severity: 'warning'
       })
     }
   }
   return traps
 }
+
+/**
+ * A criterion that says no file was created or added ("No test files
+ * created", "adds no new files", "no untracked files"): a `git diff` read
+ * for it cannot see one.
+ */
+const noFileCreated =
+  /\bno\s+(?:new\s+|untracked\s+)?(?:[\w*.-]+\s+){0,2}?files?\s+(?:(?:is|are|was|were|gets?|got|been|being)\s+){0,2}(?:created|added)\b|\b(?:creates?|adds?)\s+no\s+(?:new\s+)?(?:[\w*.-]+\s+)?files?\b|\bno\s+(?:new|untracked)\s+(?:[\w*.-]+\s+)?files?\b|\b(?:does|do|did|must|should)\s*(?:not|n['’]t)\s+(?:create|add)\s+(?:any\s+)?(?:new\s+)?(?:[\w*.-]+\s+)?files?\b/i
 
 /**
  * Acceptance criteria that are traps before any work starts (GSD 1.14's
@@ -764,8 +892,12 @@ export default defineRule<Options>({
     const allowed = allowedTraps(view)
     const zones = criteriaZones(document)
     const pinned = new Set(zones.filter(({element}) => pinsHead(view.slice(...element.contentRange))).map(({element}) => taskOf(element)))
+    // A task whose plan puts its commit after its checks checks the uncommitted tree on purpose.
+    const later = laterCommits(view, document.tasks)
     const committing = new Set(
-      zones.map(({element}) => taskOf(element)).filter((task) => elementsNamed(task, 'action').some((action) => commitsInAction(view.slice(...action.contentRange))))
+      zones
+        .map(({element}) => taskOf(element))
+        .filter((task) => !later.has(task) && elementsNamed(task, 'action').some((action) => commitsInAction(view.slice(...action.contentRange))))
     )
     // All of a task's checks must pass: a `git` that fails its own check when `git` fails covers the task's other checks on that repository.
     const taskGuards = new Map<Element, string>()

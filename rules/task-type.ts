@@ -1,7 +1,7 @@
 import {closestFirst} from '../src/distance.js'
-import {attribute, descendants, type Element} from '../src/model/markup.js'
+import {attribute, child, descendants, type Element} from '../src/model/markup.js'
 import type {PlanDocument} from '../src/model/document.js'
-import {andList, codeList, inForeignTaskFormat, lineOf, taskTitle, taskTypes, typeMeant} from '../src/plan.js'
+import {andList, codeList, contentOf, inForeignTaskFormat, lineOf, taskTitle, taskTypes, typeMeant} from '../src/plan.js'
 import {joinedEdit} from '../src/edits.js'
 import type {Range} from '../src/model/text.js'
 import {defineRule, type Finding} from '../src/rule.js'
@@ -39,6 +39,12 @@ const kindWords: ReadonlyArray<readonly [kind: string, words: RegExp]> = [
   ['checkpoint:human-action', /^(?:do|provide|create)\b/i]
 ]
 
+/**
+ * A person's choice in a checkpoint's `<action>`, when its parts and name say no kind: "they apply or defer each",
+ * "the user chooses which to fix". Only a choice is read there: actions say "verify" and "create" of the agent's work.
+ */
+const personChooses = /\bapply\s{1,3}or\s{1,3}defer\b|\bdefer\s{1,3}or\s{1,3}apply\b|\b(?:user|person|owner|maintainer|they|you)\s{1,3}(?:chooses?|decides?|picks?)\b/i
+
 /** The kind a checkpoint's name asks for: the one kind its words say; a person's action only when it says no other. */
 function kindNamed(title: string): string | undefined {
   const said = kindWords.filter(([, words]) => words.test(title)).map(([kind]) => kind)
@@ -56,7 +62,9 @@ function kindAskedFor(document: PlanDocument, task: Element): {kind: string; rea
   }
   if (best) return {kind: best.kind, reason: `its ${andList(best.parts.map((part) => `\`<${part}>\``))} say${best.parts.length > 1 ? '' : 's'}`}
   const named = kindNamed(taskTitle(document, task))
-  return named === undefined ? undefined : {kind: named, reason: 'its name says'}
+  if (named !== undefined) return {kind: named, reason: 'its name says'}
+  const action = child(task, 'action')
+  return action && personChooses.test(contentOf(document, action)) ? {kind: 'checkpoint:decision', reason: 'its `<action>` has the person choose'} : undefined
 }
 
 /** Where the tasks of one message are, from the first: `here and on lines 5 and 9`, `on line 6`. */
@@ -143,6 +151,7 @@ export default defineRule<Options>({
         fix: joinedEdit(document, ranges.map((range) => ({range, text: meant})))
       })
     }
+    const checkpointTypes = types.filter((candidate) => candidate.startsWith('checkpoint:'))
     for (const [value, tasks] of unknown) {
       const checkpointLike = isCheckpointLike(value)
       // A word that names no person's task runs as the `auto` its tasks mean: out of the vocabulary, not a wrong run.
@@ -165,8 +174,10 @@ export default defineRule<Options>({
       const checkpointKinds =
         eachKind ??
         (asked ? `\`${asked.kind}\`, as ${asked.reason}, or one of ${codeList(documentedKinds.filter((kind) => kind !== asked.kind))}` : `one of ${codeList(documentedKinds)}`)
-      // The kind the first task asks for leads; without one, a person's action, the kind the unknown word most often means.
-      const leading = asked?.kind ?? 'checkpoint:human-action'
+      // The kind the first task asks for leads. Without one, a bare `checkpoint` takes the kinds in the order of how
+      // often GSD's checkpoint reference says they are used (human-verify 90%, decision 9%, human-action 1%); a
+      // person's word (`manual`) a person's action, the kind it most often means.
+      const leading = asked?.kind ?? (value === 'checkpoint' ? 'checkpoint:human-verify' : 'checkpoint:human-action')
       const leads = (kind: string) => Number(kind === leading)
       const personKinds = eachKind ? `use ${eachKind}` : asked ? `use \`${asked.kind}\`, as ${asked.reason}, or another of them` : 'use one of them'
       findings.push({
@@ -179,7 +190,7 @@ export default defineRule<Options>({
             : `Task type \`${value || 'empty'}\`${where} is not one of ${codeList(taskTypes)}: the executor runs it as \`auto\`, unattended; ${personKinds}, or add it to the \`additionalTypes\` option`,
         range,
         suggestions: (checkpointLike
-          ? closestFirst(value, types.filter((candidate) => candidate.startsWith('checkpoint:'))).sort((a, b) => leads(b) - leads(a))
+          ? (value === 'checkpoint' ? [...checkpointTypes] : closestFirst(value, checkpointTypes)).sort((a, b) => leads(b) - leads(a))
           : ['auto', ...closestFirst(value, types).filter((type) => type !== 'auto')]
         ).map((text) => ({range, text})),
         ...(checkpoint || runsAsMeant ? {severity: 'warning' as const} : {})

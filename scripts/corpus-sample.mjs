@@ -52,9 +52,16 @@ const {values, positionals} = parseArgs({
     'plans-only': {type: 'boolean', default: false},
     'include-executed': {type: 'boolean', default: false},
     blind: {type: 'boolean', default: false},
-    out: {type: 'string'}
+    out: {type: 'string'},
+    help: {type: 'boolean', short: 'h', default: false}
   }
 })
+if (values.help) {
+  // The usage is the header comment of this file.
+  const header = fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((line) => line.startsWith('//'))
+  console.log(header.map((line) => line.replace(/^\/\/ ?/, '')).join('\n'))
+  process.exit(0)
+}
 
 // The corpus sits beside the main repository (../shared), which a worktree elsewhere finds through git.
 function defaultCorpus() {

@@ -188,11 +188,11 @@ export function isReleaseAct(words: string[], {registryOnly = false} = {}): bool
 const appLaunch =
   /\blaunch(es|ing)?\b|\b(open|start|run)\w*\b[^.\n`]{0,25}\b(desktop |gui |native )?(app|application|window|gui|program)\b|\b(lanza|abre|inicia|ejecuta)\w*\b[^.\n`]{0,20}\b(la )?(app|aplicaci[oó]n)\b|(启动|打开)[^。\n]{0,10}(应用|程序|客户端|窗口)/i
 
-/** What sends the person to a page: a URL, `localhost`, a port number or a browser (a desktop app's own server or API is not one). */
-const visitedPage = /\b(localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador)\b|https?:\/\/|:\d{4,5}\b|\bport \d{2,5}\b|浏览器/i
+/** What sends the person to a page: a URL, `localhost` or a browser (a desktop app's own server or API is not one). */
+const shellPage = /\b(localhost|127\.0\.0\.1|0\.0\.0\.0|browsers?|navegador)\b|https?:\/\/|浏览器/i
 
-/** What says the app is a server or a web page, which the executor starts before the checkpoint: a page the person is sent to, or a server's words. */
-const servedApp = new RegExp(String.raw`${visitedPage.source}|\b(?:servers?|port|api|endpoint|webhook)\b|服务`, 'i')
+/** What says the app is a server or a web page, which the executor starts before the checkpoint: a page the person is sent to, a port, or a server's words. */
+const servedApp = new RegExp(String.raw`${shellPage.source}|:\d{4,5}\b|\b(?:servers?|port|api|endpoint|webhook)\b|服务`, 'i')
 
 /** `flutter run` on a desktop device, which opens the app's window (`flutter run -d macos`). */
 const flutterDesktop = /\bflutter run\b[^&|;\n]{0,60}?(?:-d|--device-id)[ =](?:macos|windows|linux)\b/
@@ -200,22 +200,32 @@ const flutterDesktop = /\bflutter run\b[^&|;\n]{0,60}?(?:-d|--device-id)[ =](?:m
 /** A command word that names a desktop shell (`tauri`, `electron:dev`, `electron-forge`). */
 const desktopShellWord = /^(tauri|electron|electron-forge|electron-vite)(:|$)/
 
+/** A `cd` into a folder in front of the command (`cd <repo> && `, `cd "my app"; `). */
+const leadingCd = /^cd\s+(?:"[^"\n]*"|'[^'\n]*'|\S+)\s*(?:&&|;)\s*/
+
+/** The words of the command a leading `cd` runs (`cd app && npm run tauri dev` runs `npm run tauri dev`). */
+function ownWords({words, text}: Pick<CommandAsk, 'words' | 'text'>): string[] {
+  if (words[0] !== 'cd') return words
+  const rest = text.replace(leadingCd, '')
+  return (rest !== text && commandWords(rest)) || words
+}
+
 /**
  * A command that runs a desktop shell, which opens the app's window (`npm run tauri dev`,
  * `cargo tauri dev`, `pnpm tauri dev`, `npx electron .`, `electron-forge start`, `electron-vite dev`,
  * `flutter run -d macos`); not `electron-builder`, which packages the app.
  */
-const runsDesktopShell = ({words, text}: CommandAsk) => words.some((word) => desktopShellWord.test(word)) || flutterDesktop.test(text)
+const runsDesktopShell = (command: CommandAsk) => ownWords(command).some((word) => desktopShellWord.test(word)) || flutterDesktop.test(command.text)
 
 /**
  * A command that builds, tests or installs (`cmake --build … && ./app`,
  * `xcodebuild build`), which the executor runs before the checkpoint, or that
- * starts a dev server (`npm run dev`, `nx serve web`, `npm start`), unless it
- * runs a desktop shell (`shell`: `npm run tauri dev`, `electron .`).
+ * starts a dev server (`npm run dev`, `nx serve web`, `npm start`, after a
+ * `cd`), unless it runs a desktop shell (`shell`: `npm run tauri dev`, `electron .`).
  */
-function buildsOrServes({words, text}: CommandAsk, shell: boolean): boolean {
-  if (/\b(build|compile|test|install|migrate|seed)\b/i.test(text)) return true
-  return !shell && words.slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
+export function buildsOrServes(command: CommandAsk, shell = false): boolean {
+  if (/\b(build|compile|test|install|migrate|seed)\b/i.test(command.text)) return true
+  return !shell && ownWords(command).slice(1).some((word) => /^(dev|serve|server|start|preview|up)(:|$)/.test(word))
 }
 
 /**
@@ -236,7 +246,7 @@ export function launchesDesktopApp(command: CommandAsk, taskText: string, lines 
   const lineCommand = {...command, context: line, at: command.at - lineStart}
   if (!(shell || lines.testWithout(appLaunch, lineCommand) || lines.test(appLaunch, lead))) return false
   // A desktop shell opens a window whatever servers or APIs the app talks to: only a page the person is sent to makes it a web app's launch.
-  const served = shell ? visitedPage : servedApp
+  const served = shell ? shellPage : servedApp
   return !lines.testWithout(served, lineCommand) && !lines.test(served, lead) && !lines.test(served, taskText)
 }
 
@@ -311,11 +321,28 @@ function firstStatement(text: string, from: number, end: number): Pick<CommandAs
   return undefined
 }
 
-/** The end of a command given in prose: a closing backtick, a sentence end, or a joining word. */
-const proseCommandEnd = /`|\s(?:and|then|to|—|-)\s|[;,](?:\s|$)|\.(?:\s|$)|$/
+/** The end of a command given in prose: a closing backtick, a sentence end, a joining word, or a note in brackets ("npm run dev (port 3000)"). */
+const proseCommandEnd = /`|\s(?:and|then|to|—|-)\s|[;,](?:\s|$)|\.(?:\s|$)|\s\(|$/
 
 /** "Run: cmd", "$ cmd", "execute cmd": where a command given in prose begins. */
 const runClause = /(?:(?:^|\s)(\$)\s+|\b(?:run|execute|type)(?::\s*|\s+))(?=[\w./])/gi
+
+/**
+ * "Start the dev server: cmd", "- **Run the tests:** cmd": a label that opens its line (a list item's) asking for a run,
+ * then the command after its colon; not "After the run, read the file: cmd", where "run" is a noun.
+ */
+const runLabel = /^\s{0,12}(?:(?:[-*+]|\d{1,3}[.)])\s{1,4})?(?:\*\*)?(?:start|run|launch|execute|restart)\b[^:`\n.,;]{0,40}:(?:\*\*)?\s+(?=[\w./])/gi
+
+/** Where the commands given in prose on a line begin, in line order, each once: after "Run:", a `$ ` prompt or a run label. */
+function proseStarts(line: string): Array<{at: number; form: 'prompt' | 'run'}> {
+  const starts = new Map<number, 'prompt' | 'run'>()
+  for (const match of line.matchAll(runClause)) starts.set(match.index + match[0].length, match[1] ? 'prompt' : 'run')
+  for (const match of line.matchAll(runLabel)) {
+    const at = match.index + match[0].length
+    if (!starts.has(at)) starts.set(at, 'run')
+  }
+  return [...starts].map(([at, form]) => ({at, form})).sort((a, b) => a.at - b.at)
+}
 
 /** How far a line is indented, a tab counting as four spaces. */
 function indentOf(line: string): number {
@@ -443,15 +470,14 @@ export function commandsIn(document: PlanDocument, ranges: Range[], more: Readon
         }
         // Spans and clauses both come in line order: the first span not ended before a clause is the only one that can hold it.
         let span = 0
-        for (const match of line.matchAll(runClause)) {
-          const at = match.index + match[0].length
+        for (const {at, form} of proseStarts(line)) {
           while (span < spans.length && spans[span][1] < at) span++
           if (span < spans.length && at >= spans[span][0] - 1) continue
           const rest = line.slice(at)
           const command = rest.slice(0, rest.search(proseCommandEnd)).trim()
           const words = commandWords(command, more)
           if (!words) continue
-          found.push({text: command, range: [lineStart + at, lineStart + at + command.length], words, form: match[1] ? 'prompt' : 'run', context: line, at})
+          found.push({text: command, range: [lineStart + at, lineStart + at + command.length], words, form, context: line, at})
         }
       }
       lineStart = lineEnd + 1

@@ -55,6 +55,24 @@ describe('planlint CLI', () => {
     }
   })
 
+  it('offers a bare checkpoint the kind its action asks for first, and without one the most used kind', async () => {
+    const plan = [
+      '<task type="checkpoint">\n  <name>Apply the findings</name>\n  <action>Show each finding; the user chooses apply or defer.</action>\n</task>',
+      '<task type="checkpoint">\n  <name>Preview gate</name>\n  <action>Push and read the build log.</action>\n</task>'
+    ]
+    const tree = writeTree(plan.map((text, index) => ({path: `.planning/phases/03-shots/03-0${index + 3}-PLAN.md`, text: `${text}\n`})), 'planlint-bare-')
+    try {
+      const results = JSON.parse((await planlintInProcess(tree, '--format', 'json', '.planning')).stdout) as Array<{filePath: string; messages: Array<{ruleId: string; suggestions?: Array<{fix: {text: string}}>}>}>
+      const offered = results
+        .sort((a, b) => a.filePath.localeCompare(b.filePath))
+        .map((result) => result.messages.find((message) => message.ruleId === 'task-type')!.suggestions!.map((suggestion) => suggestion.fix.text))
+      expect(offered[0][0]).toBe('checkpoint:decision')
+      expect(offered[1]).toEqual(['checkpoint:human-verify', 'checkpoint:decision', 'checkpoint:human-action', 'checkpoint:tdd-review'])
+    } finally {
+      removeTree(tree)
+    }
+  })
+
   it('tells checkpoints without their kind in one message, with the kind each asks for, the first task\'s offered first', async () => {
     const plan = [
       '<task type="checkpoint">\n  <what-built>Chart</what-built>\n</task>',
